@@ -1,0 +1,29 @@
+/** The I/O a command gets: streams and the working directory, so commands run in-process in tests. */
+import type { Writable, Readable } from "node:stream";
+
+export interface CliIO {
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean };
+  stdin?: Readable;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A user error: printed as one line on stderr, exit code 2 (or the code given). */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+/** Writes to a stream and resolves when it is flushed (pipes are async). */
+export function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (text === "") return resolve();
+    if (stream.write(text)) resolve();
+    else stream.once("drain", () => resolve());
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The CLI: commander wiring only. Each command lives in its own file and registers
+ * itself; heavy modules are imported inside actions so `--version` starts fast.
+ */
+import { Command, CommanderError } from "commander";
+import { readFileSync } from "node:fs";
+import { type CliIO, UsageError, write } from "./io.js";
+import { commands } from "./commands.js";
+
+export interface ActionContext {
+  io: CliIO;
+  /** Wraps an action so its returned number becomes the exit code and user errors print one line. */
+  action<A extends unknown[]>(fn: (...args: A) => Promise<number> | number): (...args: A) => Promise<void>;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("planspec");
+  program
+    .description("Plans for AI agents as checked programs: compile, lint, run, resume and evaluate.")
+    .version(version(), "-V, --version")
+    .option("--color", "force colour output")
+    .option("--no-color", "disable colour output")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .exitOverride();
+
+  const ctx: ActionContext = {
+    io,
+    action: (fn) => async (...args) => {
+      exitCode = await fn(...args);
+    },
+  };
+  for (const register of commands) register(program, ctx);
+  for (const cmd of program.commands) cmd.exitOverride();
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UsageError) {
+      await write(io.stderr, `planspec: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+  return exitCode;
+}

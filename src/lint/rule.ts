@@ -1,0 +1,61 @@
+/**
+ * The rule contract (typescript-eslint style): one file per rule under `rules/`, each
+ * exporting `defineRule({ id, meta, check })`. Rules report ids and paths; the engine
+ * turns them into positioned diagnostics.
+ */
+import type { Severity } from "../diagnostic.js";
+import type { DocPath } from "../compiler/source.js";
+import type { PlanIR } from "../ir.js";
+import type { PlanGraph } from "./graph.js";
+
+export interface RuleMeta<M extends string = string> {
+  description: string;
+  defaultSeverity: Severity;
+  /** Message templates with `{{name}}` placeholders, keyed by message id. */
+  messages: Record<M, string>;
+  /** Default thresholds a config may override (`rules: { id: [severity, options] }`). */
+  defaultOptions?: Record<string, unknown>;
+  /** True for rules that need `--against` (the original plan). */
+  needsOriginal?: boolean;
+}
+
+export interface Report<M extends string = string> {
+  messageId: M;
+  data?: Record<string, string | number>;
+  /** The step the finding is about; omitted for plan-level findings. */
+  node?: string;
+  /** A path below the step (`["risk"]`) or, without `node`, below the document root. */
+  path?: DocPath;
+  hint?: string;
+}
+
+export interface RuleContext<M extends string = string> {
+  ir: PlanIR;
+  graph: PlanGraph;
+  /** The rule's options: `defaultOptions` merged with the config's. */
+  options: Record<string, unknown>;
+  /** The plan before revision, with `--against`. */
+  original?: PlanIR;
+  originalGraph?: PlanGraph;
+  report(r: Report<M>): void;
+}
+
+export interface Rule<M extends string = string> {
+  id: string;
+  meta: RuleMeta<M>;
+  check(ctx: RuleContext<M>): void;
+}
+
+export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
+  return rule;
+}
+
+/** The one place a rule's docs URL is built. */
+export function ruleDocsUrl(id: string): string {
+  return `https://github.com/planspec/planspec/blob/main/docs/rules.md#${id}`;
+}
+
+/** Fills `{{name}}` placeholders of a message template. */
+export function formatMessage(template: string, data: Record<string, string | number> = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, k: string) => (k in data ? String(data[k]) : m));
+}
