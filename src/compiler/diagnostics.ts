@@ -4,6 +4,7 @@
  */
 import type { Diagnostic, Severity } from "../diagnostic.js";
 import { LineIndex, locate } from "../diagnostic.js";
+import type { SourceDoc } from "./source.js";
 
 export const catalogue = {
   PS100: { title: "file-unreadable", message: "cannot read {{file}}: {{reason}}" },
@@ -70,6 +71,8 @@ function fill(template: string, data: Record<string, string | number>): string {
 export class Collector {
   readonly list: Diagnostic[] = [];
   private readonly indexes = new Map<string, LineIndex>();
+  /** Every document parsed in this compilation, by file. */
+  readonly sources = new Map<string, SourceDoc>();
 
   addSource(file: string, index: LineIndex): void {
     this.indexes.set(file, index);

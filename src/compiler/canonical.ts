@@ -1,0 +1,24 @@
+/** Canonical JSON and the plan hash: identical for plans that differ only in formatting, comments or key order. */
+import { createHash } from "node:crypto";
+import type { PlanIR } from "../ir.js";
+
+/** JSON with object keys sorted at every depth; `skip` drops keys by name at every depth. */
+export function canonicalJson(value: unknown, skip: ReadonlySet<string> = new Set()): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return "[" + value.map((v) => canonicalJson(v, skip)).join(",") + "]";
+  const keys = Object.keys(value)
+    .filter((k) => !skip.has(k) && (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
+  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson((value as Record<string, unknown>)[k], skip)).join(",") + "}";
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+const HASH_SKIP = new Set(["span", "source", "planHash"]);
+
+/** sha256 of the canonical IR without spans, source and planHash (SPEC §2). */
+export function planHash(ir: Omit<PlanIR, "planHash"> & { planHash?: string }): string {
+  return sha256(canonicalJson(ir, HASH_SKIP));
+}

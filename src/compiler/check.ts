@@ -1,0 +1,142 @@
+/**
+ * Stage 4b: type-check every expression's references now that the graph is known:
+ * `steps.X` must be an ancestor, `inputs.x` declared, output paths present in schemas.
+ */
+import type { IRNode, JsonValue } from "../ir.js";
+import { PlanGraph } from "../lint/graph.js";
+import type { BuiltNode } from "./build.js";
+import type { Collector } from "./diagnostics.js";
+import { parseSite, type ExprSite } from "./expressions.js";
+import type { Reference } from "./expr/index.js";
+import { didYouMean } from "./suggest.js";
+
+const ROOTS = "inputs, steps, run, output (in success and repeat) and item (in for_each)";
+
+/** The first segment of `path` that `schema` says cannot exist, or undefined. */
+export function missingInSchema(schema: JsonValue | undefined, path: ReadonlyArray<string | number>): number | undefined {
+  let s = schema as Record<string, unknown> | undefined;
+  for (let i = 0; i < path.length; i++) {
+    if (!s || typeof s !== "object") return undefined;
+    const seg = path[i]!;
+    if (s.items && typeof s.items === "object" && (typeof seg === "number" || s.type === "array")) {
+      s = s.items as Record<string, unknown>;
+      continue;
+    }
+    const props = s.properties as Record<string, unknown> | undefined;
+    const required = Array.isArray(s.required) ? (s.required as unknown[]) : [];
+    if (props && String(seg) in props) {
+      s = props[String(seg)] as Record<string, unknown>;
+      continue;
+    }
+    if (required.includes(String(seg))) return undefined;
+    if (s.additionalProperties && typeof s.additionalProperties === "object") {
+      s = s.additionalProperties as Record<string, unknown>;
+      continue;
+    }
+    if (props || s.additionalProperties === false) return i;
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Checks references of every node; fills `consumes`. */
+export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Set<string>, out: Collector): void {
+  const byId = new Map(built.map((b) => [b.node.id, b.node]));
+  for (const b of built) {
+    const consumed: string[] = [];
+    for (const site of b.exprs) {
+      const { ast, refs } = parseSite(site, out);
+      if (!ast) continue;
+      if (site.role === "evidence") {
+        const r = refs[0];
+        if (refs.length !== 1 || r!.root !== "steps" || r!.start !== ast.start || r!.end !== ast.end) {
+          out.report("PS135", site.doc.file, [ast.start, ast.end], { ref: site.src.trim() });
+          continue;
+        }
+      }
+      for (const ref of refs) checkRef(ref, site, b.node, byId, graph, inputs, consumed, out);
+    }
+    b.node.consumes = consumed.length ? consumed : [...b.node.dependsOn];
+  }
+}
+
+function checkRef(
+  ref: Reference,
+  site: ExprSite,
+  node: IRNode,
+  byId: Map<string, IRNode>,
+  graph: PlanGraph,
+  inputs: Set<string>,
+  consumed: string[],
+  out: Collector,
+): void {
+  const file = site.doc.file;
+  const range: [number, number] = [ref.start, ref.end];
+  const [first, second, ...rest] = ref.path;
+  switch (ref.root) {
+    case "inputs": {
+      if (first === undefined) return;
+      const name = String(first);
+      if (!inputs.has(name)) {
+        const hint = didYouMean(name, inputs) ?? (inputs.size ? undefined : "declare it under inputs:");
+        out.report("PS129", file, range, { name }, hint ? { hint } : {});
+      }
+      return;
+    }
+    case "steps": {
+      if (first === undefined) return;
+      const id = String(first);
+      const target = byId.get(id);
+      if (!target) {
+        const dotted = ref.path.map(String);
+        let hint = didYouMean(id, byId.keys());
+        for (let k = dotted.length; k > 1; k--) {
+          const joined = dotted.slice(0, k).join(".");
+          if (byId.has(joined)) hint = `template steps are read as steps["${joined}"]`;
+        }
+        out.report("PS128", file, range, { ref: id }, hint ? { hint } : {});
+        return;
+      }
+      if (id === node.id) {
+        out.report("PS127", file, range, { step: node.id, ref: id }, { hint: "a step reads its own result as `output`" });
+        return;
+      }
+      if (!graph.isAncestor(id, node.id)) {
+        out.report("PS127", file, range, { step: node.id, ref: id }, { hint: `add "${id}" to the needs of "${node.id}"` });
+        return;
+      }
+      if (!consumed.includes(id)) consumed.push(id);
+      if (second === undefined || second === "status") return;
+      if (second !== "output") {
+        out.report("PS133", file, range, { name: `steps.${id}.${String(second)}`, allowed: "steps.<id>.output and steps.<id>.status" });
+        return;
+      }
+      if (target.output === undefined) {
+        out.report("PS134", file, range, { ref: id }, { hint: `give step "${id}" an \`output:\` name` });
+        return;
+      }
+      const miss = missingInSchema(target.outputSchema, rest);
+      if (miss !== undefined) out.report("PS130", file, range, { step: id, path: rest.slice(0, miss + 1).join(".") });
+      return;
+    }
+    case "output": {
+      if (site.role !== "check" && site.role !== "until") {
+        out.report("PS131", file, range);
+        return;
+      }
+      const miss = missingInSchema(node.outputSchema, ref.path);
+      if (miss !== undefined) out.report("PS130", file, range, { step: node.id, path: ref.path.slice(0, miss + 1).join(".") });
+      return;
+    }
+    case "item":
+      if (!node.forEach || site.role === "items") out.report("PS132", file, range);
+      return;
+    case "run":
+      if (first !== undefined && first !== "id") out.report("PS133", file, range, { name: `run.${String(first)}`, allowed: "run.id" });
+      return;
+    default: {
+      const hint = didYouMean(ref.root, ["inputs", "steps", "run", "output", "item"]);
+      out.report("PS133", file, range, { name: ref.root, allowed: ROOTS }, hint ? { hint } : {});
+    }
+  }
+}

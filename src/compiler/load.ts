@@ -1,0 +1,51 @@
+/**
+ * Reading and parsing one source file (plan, template or catalogue), YAML or JSON,
+ * with syntax errors and duplicate keys turned into diagnostics.
+ */
+import { readFileSync } from "node:fs";
+import type { Collector } from "./diagnostics.js";
+import { parseJsonSource } from "./json-source.js";
+import type { SourceDoc } from "./source.js";
+import { parseYamlSource } from "./yaml-source.js";
+import { LineIndex } from "../diagnostic.js";
+
+export function isJsonFile(file: string): boolean {
+  return /\.json$/i.test(file);
+}
+
+/** Parses `text`; returns the document, or undefined after reporting why not. */
+export function parseSource(file: string, text: string, out: Collector): SourceDoc | undefined {
+  out.addSource(file, new LineIndex(text));
+  if (isJsonFile(file)) {
+    const { doc, errors, duplicateKeys } = parseJsonSource(file, text);
+    for (const e of errors) out.report("PS101", file, [e.start, e.end], { reason: e.message });
+    for (const d of duplicateKeys) out.report("PS102", file, [d.start, d.end], { key: d.key });
+    if (doc) out.sources.set(file, doc);
+    return doc;
+  }
+  const { doc, errors } = parseYamlSource(file, text);
+  for (const e of errors) {
+    if (e.code === "duplicate-key") out.report("PS102", file, [e.start, e.end], { key: e.key ?? "" });
+    else out.report("PS101", file, [e.start, e.end], { reason: e.message });
+  }
+  if (doc) out.sources.set(file, doc);
+  return doc;
+}
+
+/** Reads and parses a file; an unreadable file is PS100 at `from` (the place that names it). */
+export function loadSource(
+  file: string,
+  out: Collector,
+  from?: { file: string; range: [number, number] },
+): { doc?: SourceDoc; text?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
+    if (from) out.report("PS117", from.file, from.range, { file, reason });
+    else out.report("PS100", file, [0, 0], { file, reason });
+    return {};
+  }
+  return { doc: parseSource(file, text, out), text };
+}

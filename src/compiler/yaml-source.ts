@@ -1,0 +1,112 @@
+/**
+ * YAML plan files: parsed with `yaml`'s Document API so every node keeps its source
+ * range; document paths are mapped to ranges lazily, per lookup.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from "yaml";
+import { LineIndex } from "../diagnostic.js";
+import type { DocPath, SourceDoc } from "./source.js";
+
+export interface SourceError {
+  code: "syntax" | "duplicate-key";
+  message: string;
+  start: number;
+  end: number;
+  key?: string;
+}
+
+/** Parses YAML text into a SourceDoc; syntax errors and duplicate keys are returned, not thrown. */
+export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; errors: SourceError[] } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const errors: SourceError[] = [];
+  for (const e of document.errors) {
+    const [start, end] = e.pos;
+    if (e.code === "DUPLICATE_KEY") {
+      const key = text.slice(start, end).trim();
+      errors.push({ code: "duplicate-key", message: `duplicate key "${key}"`, start, end, key });
+    } else {
+      errors.push({ code: "syntax", message: cleanYamlMessage(e.message), start, end: Math.max(end, start + 1) });
+    }
+  }
+  if (errors.some((e) => e.code === "syntax")) return { errors };
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // Alias bombs and unresolved aliases surface here: a user error, with no better position.
+    errors.push({ code: "syntax", message: (err as Error).message, start: 0, end: 1 });
+    return { errors };
+  }
+  const index = new LineIndex(text);
+  const root = document.contents as Node | null;
+  const doc: SourceDoc = {
+    file,
+    text,
+    index,
+    data: data ?? null,
+    rangeOf: (path, part = "value") => trimRange(text, yamlRange(root, path, part, text.length)),
+  };
+  return { doc, errors };
+}
+
+/** yaml's messages end with a position suffix and code frame; we print our own. */
+function cleanYamlMessage(message: string): string {
+  const first = message.split("\n")[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, "").trim();
+}
+
+function nodeRange(node: Node | null | undefined): [number, number] | undefined {
+  const r = node?.range;
+  return r ? [r[0], r[1]] : undefined;
+}
+
+const mapIndexes = new WeakMap<object, Map<string, Pair>>();
+
+/** Finds the pair of `key` in a map; big maps (plans of thousands of steps) get an index. */
+function findPair(map: { items: Pair[] }, key: string): Pair | undefined {
+  if (map.items.length < 16) {
+    return map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  }
+  let idx = mapIndexes.get(map);
+  if (!idx) {
+    idx = new Map();
+    for (const p of map.items) if (isScalar(p.key)) idx.set(String(p.key.value), p);
+    mapIndexes.set(map, idx);
+  }
+  return idx.get(key);
+}
+
+function yamlRange(root: Node | null, path: DocPath, part: "key" | "value", textLength: number): [number, number] {
+  let node: Node | null | undefined = root;
+  let best: [number, number] = nodeRange(root) ?? [0, Math.min(1, textLength)];
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = findPair(node, String(seg));
+      if (!pair || !isPair(pair)) return best;
+      const keyRange = nodeRange(pair.key as Node);
+      const valRange = nodeRange(pair.value as Node);
+      if (last && part === "key" && keyRange) return keyRange;
+      node = pair.value as Node | null;
+      // `key:` with no value has a null value node positioned after the colon; point at the key instead.
+      best = valRange && valRange[1] > valRange[0] ? valRange : (keyRange ?? best);
+    } else if (isSeq(node) && typeof seg === "number") {
+      const item = node.items[seg] as Node | undefined;
+      const r = nodeRange(item);
+      if (!r) return best;
+      node = item;
+      best = r;
+    } else {
+      return best;
+    }
+  }
+  return best;
+}
+
+/** Block nodes' ranges include trailing newlines; an underline should not. */
+function trimRange(text: string, r: [number, number]): [number, number] {
+  let end = r[1];
+  while (end > r[0] + 1 && /\s/.test(text[end - 1]!)) end--;
+  return [r[0], end];
+}

@@ -1,0 +1,55 @@
+/**
+ * The text renderer (actionlint style): `file:line:col: message [code]`, the source
+ * line, and a `^~~~` underline, coloured only when asked.
+ */
+import { Chalk } from "chalk";
+import type { Diagnostic, LineIndex } from "../../diagnostic.js";
+
+export interface TextOptions {
+  /** Source texts by the file names diagnostics use, for code frames. */
+  sources?: ReadonlyMap<string, { index: LineIndex }>;
+  color?: boolean;
+  /** Terminal width; long source lines are cut around the underline. */
+  width?: number;
+}
+
+const MAX_LINE = 160;
+
+/** Renders diagnostics as text with code frames; pure. */
+export function renderText(diagnostics: readonly Diagnostic[], opts: TextOptions = {}): string {
+  const c = new Chalk({ level: opts.color ? 1 : 0 });
+  const sev = { error: c.red.bold, warning: c.yellow.bold, info: c.blue.bold };
+  let out = "";
+  for (const d of diagnostics) {
+    out += `${c.bold(`${d.file}:${d.line}:${d.col}:`)} ${d.severity === "error" ? "" : sev[d.severity](d.severity + ": ")}${d.message} ${c.gray(`[${d.code}]`)}\n`;
+    const index = opts.sources?.get(d.file)?.index;
+    if (index && d.line <= index.lineCount) {
+      out += frame(d, index, c, Math.min(MAX_LINE, (opts.width ?? MAX_LINE) - 8));
+    }
+    if (d.hint) out += `  ${c.cyan("= hint:")} ${d.hint}\n`;
+  }
+  return out;
+}
+
+function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, width: number): string {
+  let text = index.lineText(d.line).replace(/\t/g, " ");
+  let start = d.col - 1;
+  let end = d.endLine === d.line ? Math.max(d.endCol - 1, start + 1) : Math.max(text.trimEnd().length, start + 1);
+  // Cut very long lines (minified JSON) to a window around the underline.
+  if (text.length > width) {
+    const from = Math.max(0, Math.min(start - 10, text.length - width));
+    text = (from > 0 ? "…" : "") + text.slice(from, from + width) + (from + width < text.length ? "…" : "");
+    const shift = from > 0 ? from - 1 : 0;
+    start -= shift;
+    end = Math.min(end - shift, text.length);
+  }
+  const num = String(d.line);
+  const pad = " ".repeat(num.length);
+  const mark = d.severity === "error" ? c.red : d.severity === "warning" ? c.yellow : c.blue;
+  const under = "^" + "~".repeat(Math.max(0, end - start - 1));
+  return (
+    `${c.gray(`${pad} |`)}\n` +
+    `${c.gray(`${num} |`)} ${text}\n` +
+    `${c.gray(`${pad} |`)} ${" ".repeat(Math.max(0, start))}${mark(under)}\n`
+  );
+}
