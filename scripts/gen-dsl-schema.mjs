@@ -122,7 +122,6 @@ const common = {
   steps: {
     type: "object",
     description: "The steps: the key is the step id.",
-    minProperties: 1,
     propertyNames: { $ref: "#/definitions/identifier" },
     additionalProperties: { $ref: "#/definitions/step" },
   },

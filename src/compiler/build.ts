@@ -24,12 +24,12 @@ let schemaChecker: Ajv | undefined;
 
 function checkOutputSchema(schema: unknown): string | undefined {
   schemaChecker ??= new Ajv({ strict: false, allErrors: false, validateSchema: true });
-  try {
-    schemaChecker.compile(schema as object);
-    return undefined;
-  } catch (err) {
-    return (err as Error).message.replace(/^schema is invalid: /, "");
-  }
+  if (schemaChecker.validateSchema(schema as object)) return undefined;
+  const e = schemaChecker.errors?.[0];
+  if (!e) return "invalid";
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "the schema";
+  const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+  return allowed ? `${where} must be one of ${allowed.join(", ")}` : `${where} ${e.message ?? "is invalid"}`;
 }
 
 function list(v: unknown): string[] {
@@ -63,9 +63,8 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
     const needsRaw = list(def.needs);
     needsRaw.forEach((need, i) => {
       const p = Array.isArray(def.needs) ? ["needs", i] : ["needs"];
-      const sinks = resolved.instanceSinks.get(need);
-      if (sinks) {
-        for (const s of sinks) if (!dependsOn.includes(s)) dependsOn.push(s);
+      if (resolved.instanceSinks.has(need)) {
+        for (const s of instanceLeaves(resolved, need)) if (!dependsOn.includes(s)) dependsOn.push(s);
         return;
       }
       if (resolved.broken.has(need)) return;
@@ -197,6 +196,12 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
     built.push({ node, site, exprs });
   }
   return built;
+}
+
+/** The real steps a template instance stands for, through nested instances. */
+function instanceLeaves(resolved: Resolved, id: string): string[] {
+  const sinks = resolved.instanceSinks.get(id);
+  return sinks ? sinks.flatMap((s) => instanceLeaves(resolved, s)) : [id];
 }
 
 function spanOf(site: StepSite): IRNode["span"] {

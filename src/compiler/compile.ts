@@ -40,6 +40,9 @@ export interface CompileResult {
 
 type Obj = Record<string, unknown>;
 
+/** Schema findings after which every value still has the type later stages expect. */
+const SHAPE_PRESERVING = new Set(["PS104", "PS106", "PS107", "PS108", "PS109", "PS110"]);
+
 /** Reads and compiles a plan file. */
 export function compileFile(file: string, opts: CompileOptions = {}): CompileResult {
   const cwd = opts.cwd ?? process.cwd();
@@ -90,8 +93,17 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     checkSchema(doc, kind, out);
     return finish(kind, undefined, doc);
   }
-  if (!checkSchema(doc, "plan", out)) return finish(kind, undefined, doc);
+  const before = out.list.length;
+  if (!checkSchema(doc, "plan", out)) {
+    // Problems that leave the document's shape intact do not stop later stages, so one run reports everything.
+    const shapeKept = out.list.slice(before).every((d) => SHAPE_PRESERVING.has(d.code));
+    if (!shapeKept) return finish(kind, undefined, doc);
+  }
   const data = doc.data as Obj;
+  if (Object.keys(data.steps as Obj).length === 0) {
+    out.report("PS138", doc.file, doc.rangeOf(["steps"], "key"));
+    return finish(kind, undefined, doc);
+  }
 
   const inputs = compileInputs(doc, data, out);
   const hypotheses = compileHypotheses(data);

@@ -38,7 +38,7 @@ export const catalogue = {
   PS128: { title: "unknown-step-reference", message: 'reference to unknown step "{{ref}}"' },
   PS129: { title: "undeclared-input", message: 'input "{{name}}" is not declared in inputs' },
   PS130: { title: "path-not-in-schema", message: 'output of step "{{step}}" has no property "{{path}}" in its output_schema' },
-  PS131: { title: "output-out-of-scope", message: "`output` can only be used in success checks, repeat.until and idempotency_key" },
+  PS131: { title: "output-out-of-scope", message: "`output` can only be used in success checks and repeat.until (the step's own result)" },
   PS132: { title: "item-out-of-scope", message: "`item` can only be used in a step with for_each" },
   PS133: { title: "unknown-reference", message: 'unknown name "{{name}}": expressions can read {{allowed}}' },
   PS134: { title: "no-output", message: 'step "{{ref}}" declares no output to read' },
@@ -52,7 +52,6 @@ export const catalogue = {
   PS142: { title: "input-default-type", message: 'default of input "{{name}}" must be {{expected}}, got {{actual}}' },
   PS143: { title: "unknown-verify-step", message: 'hypothesis "{{id}}" is verified by unknown step "{{step}}"' },
   PS144: { title: "phase-expand", message: "{{reason}}" },
-  PS145: { title: "duplicate-step", message: 'step "{{id}}" is defined twice (template expansion)' },
   PS150: { title: "ir-schema", message: "{{reason}}" },
   PS151: { title: "ir-invariant", message: "{{reason}}" },
 } as const satisfies Record<string, { title: string; message: string }>;

@@ -36,14 +36,14 @@ export function parseSource(file: string, text: string, out: Collector): SourceD
 export function loadSource(
   file: string,
   out: Collector,
-  from?: { file: string; range: [number, number] },
+  from?: { file: string; range: [number, number]; name: string },
 ): { doc?: SourceDoc; text?: string } {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-    if (from) out.report("PS117", from.file, from.range, { file, reason });
+    if (from) out.report("PS117", from.file, from.range, { file: from.name, reason });
     else out.report("PS100", file, [0, 0], { file, reason });
     return {};
   }

@@ -68,7 +68,7 @@ class Resolver {
     const imports = asList(tools.import);
     imports.forEach((rel, i) => {
       const at = Array.isArray(tools.import) ? [...basePath, "tools", "import", i] : [...basePath, "tools", "import"];
-      this.importCatalogue(resolvePath(dirname(doc.file), rel), { file: doc.file, range: doc.rangeOf(at) });
+      this.importCatalogue(resolvePath(dirname(doc.file), rel), { file: doc.file, range: doc.rangeOf(at), name: rel });
     });
     for (const [name, spec] of Object.entries(tools)) {
       if (name === "import" || !spec || typeof spec !== "object") continue;
@@ -76,14 +76,14 @@ class Resolver {
     }
   }
 
-  private importCatalogue(file: string, from: { file: string; range: [number, number] }): void {
+  private importCatalogue(file: string, from: { file: string; range: [number, number]; name: string }): void {
     if (this.loadedCatalogues.has(file)) return;
     this.loadedCatalogues.add(file);
     const { doc } = loadSource(file, this.out, from);
     if (!doc) return;
     const kind = documentKind(doc.data);
     if (kind !== "catalog") {
-      this.out.report("PS118", from.file, from.range, { file, reason: `it is a ${kind}, not a \`planspec: 1\` file with only a tools map` });
+      this.out.report("PS118", from.file, from.range, { file: from.name, reason: `it is a ${kind}, not a \`planspec: 1\` file with only a tools map` });
       return;
     }
     if (!checkSchema(doc, "catalog", this.out)) return;
@@ -98,7 +98,7 @@ class Resolver {
       const file = resolvePath(dirname(doc.file), rel);
       if (this.loadedTemplateFiles.has(file)) return;
       this.loadedTemplateFiles.add(file);
-      const from = { file: doc.file, range: doc.rangeOf(["templates", i]) };
+      const from = { file: doc.file, range: doc.rangeOf(["templates", i]), name: rel };
       const loaded = loadSource(file, this.out, from);
       if (!loaded.doc) return;
       const tdoc = loaded.doc;
@@ -157,6 +157,12 @@ class Resolver {
       this.out.report("PS120", doc.file, doc.rangeOf([...path, "uses"]), { path: [...stack, name].join(" -> ") });
       this.broken.add(id);
       return;
+    }
+    const stray = Object.keys(def).filter((k) => k !== "uses" && k !== "with" && k !== "needs");
+    for (const k of stray) {
+      this.out.report("PS136", doc.file, doc.rangeOf([...path, k], "key"), {
+        reason: `a step with \`uses\` takes only with and needs; "${k}" belongs in the template "${name}"`,
+      });
     }
     const given = (def.with ?? {}) as Obj;
     const params: Obj = {};

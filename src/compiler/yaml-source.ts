@@ -22,8 +22,11 @@ export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; 
   for (const e of document.errors) {
     const [start, end] = e.pos;
     if (e.code === "DUPLICATE_KEY") {
-      const key = text.slice(start, end).trim();
-      errors.push({ code: "duplicate-key", message: `duplicate key "${key}"`, start, end, key });
+      // yaml points at the key's first character; underline the whole key.
+      const m = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^:\n]+?)\s*:/.exec(text.slice(start));
+      const raw = m ? m[1]! : text.slice(start, end);
+      const key = raw.replace(/^["']|["']$/g, "").trim();
+      errors.push({ code: "duplicate-key", message: `duplicate key "${key}"`, start, end: start + raw.length, key });
     } else {
       errors.push({ code: "syntax", message: cleanYamlMessage(e.message), start, end: Math.max(end, start + 1) });
     }
