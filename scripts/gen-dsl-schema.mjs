@@ -114,6 +114,7 @@ const step = {
   },
 };
 const common = {
+  $schema: { type: "string", description: "The JSON Schema editors should use for this file." },
   planspec: { description: "The DSL version.", enum: [1] },
   tools: toolsMap,
   templates: strList("Template files to import, relative to this file."),
@@ -190,6 +191,7 @@ const catalog = {
   patternProperties: ext,
   required: ["planspec", "tools"],
   properties: {
+    $schema: common.$schema,
     planspec: common.planspec,
     description: { type: "string" },
     tools: { type: "object", propertyNames: { minLength: 1 }, additionalProperties: { $ref: "#/definitions/tool" } },

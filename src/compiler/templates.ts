@@ -120,6 +120,9 @@ export function instantiateStep(
     } else if (key === "needs") {
       const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
       out[key] = list.map((n) => (typeof n === "string" && local.has(n) ? `${instance}.${n}` : n));
+    } else if (key === "output" && typeof value === "string") {
+      // Two uses of one template must not store results under the same name.
+      out[key] = `${instance}.${value}`;
     } else if (key === "with" || key === "idempotency_key" || key === "goal") {
       out[key] = rewriteDeep(value, params, instance, local);
     } else {

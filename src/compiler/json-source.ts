@@ -1,0 +1,427 @@
+/**
+ * Plan files in JSON form. `JSON.parse` keeps no positions and `yaml` is far too slow for
+ * thousands of plans, so one hand-written scanner over char codes builds the plain value and,
+ * beside it, a flat tape of source offsets from which document paths are mapped to ranges.
+ */
+import { LineIndex } from "../diagnostic.js";
+import type { DocPath, SourceDoc } from "./source.js";
+
+export interface JsonParseError {
+  message: string;
+  start: number;
+  end: number;
+}
+
+export interface JsonDuplicateKey {
+  key: string;
+  /** The path of the duplicated member: its object's path plus the key. */
+  path: DocPath;
+  start: number;
+  end: number;
+}
+
+export interface JsonSourceResult {
+  doc?: SourceDoc;
+  errors: JsonParseError[];
+  duplicateKeys: JsonDuplicateKey[];
+}
+
+/** Deeper documents are certainly not plans; the limit keeps recursion far from the stack's end. */
+export const MAX_JSON_DEPTH = 1000;
+
+// Tape layout: every value takes 3 slots [start, end, next] in document order, where `next` is
+// the tape index just past its subtree; an object member is 2 slots [keyStart, keyEnd] followed
+// by its value. Entry 0 is the root. Typed slots cost far less than an object per node.
+
+class SyntaxFailure {
+  constructor(readonly error: JsonParseError) {}
+}
+
+const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
+
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+class Scanner {
+  pos = 0;
+  top = 0;
+  depth = 0;
+  tape: Int32Array;
+  readonly dups: Array<{ key: string; start: number; end: number }> = [];
+
+  constructor(readonly text: string) {
+    this.tape = new Int32Array(Math.max(64, text.length >> 1));
+  }
+
+  /** Parses the whole text; throws SyntaxFailure on the first error. */
+  document(): unknown {
+    const t = this.text;
+    if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
+    this.skipWs();
+    if (this.pos >= t.length) this.fail("empty document: expected a JSON value", 0, 0);
+    const value = this.value();
+    this.skipWs();
+    if (this.pos < t.length) this.unexpected(this.pos, "expected the end of the document");
+    this.tape = this.tape.slice(0, this.top);
+    return value;
+  }
+
+  /** Skips JSON whitespace and returns the next char code (NaN at the end). */
+  skipWs(): number {
+    const t = this.text;
+    let p = this.pos;
+    let c = t.charCodeAt(p);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++p);
+    this.pos = p;
+    return c;
+  }
+
+  ensure(slots: number): void {
+    if (this.top + slots <= this.tape.length) return;
+    const grown = new Int32Array(this.tape.length * 2 + slots);
+    grown.set(this.tape);
+    this.tape = grown;
+  }
+
+  value(): unknown {
+    const c = this.skipWs();
+    this.ensure(3);
+    const at = this.top;
+    this.top += 3;
+    const start = this.pos;
+    let v: unknown;
+    if (c === 34) v = this.string();
+    else if (c === 123) v = this.object();
+    else if (c === 91) v = this.array();
+    else if (c === 45 || (c >= 48 && c <= 57)) v = this.number();
+    else if (c === 116) v = this.literal("true", true);
+    else if (c === 102) v = this.literal("false", false);
+    else if (c === 110) v = this.literal("null", null);
+    else this.unexpected(start, "expected a value");
+    const tape = this.tape;
+    tape[at] = start;
+    tape[at + 1] = this.pos;
+    tape[at + 2] = this.top;
+    return v;
+  }
+
+  object(): Record<string, unknown> {
+    const obj: Record<string, unknown> = {};
+    if (++this.depth > MAX_JSON_DEPTH) this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos, this.pos + 1);
+    this.pos++;
+    let c = this.skipWs();
+    if (c === 125) {
+      this.pos++;
+      this.depth--;
+      return obj;
+    }
+    for (;;) {
+      if (c !== 34) this.unexpected(this.pos, 'expected a double-quoted key or "}"');
+      const keyStart = this.pos;
+      const key = this.string();
+      const keyEnd = this.pos;
+      if (this.skipWs() !== 58) this.unexpected(this.pos, `expected ":" after key ${JSON.stringify(key)}`);
+      this.pos++;
+      this.ensure(2);
+      this.tape[this.top++] = keyStart;
+      this.tape[this.top++] = keyEnd;
+      const v = this.value();
+      // Last one wins, as in JSON.parse; every repeat is reported at its key.
+      if (Object.hasOwn(obj, key)) this.dups.push({ key, start: keyStart, end: keyEnd });
+      // A plain assignment to "__proto__" would set the prototype instead of a property.
+      if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+      else obj[key] = v;
+      c = this.skipWs();
+      if (c === 44) {
+        const comma = this.pos++;
+        c = this.skipWs();
+        if (c === 125) this.fail('trailing comma before "}"', comma, comma + 1);
+        continue;
+      }
+      if (c === 125) break;
+      this.unexpected(this.pos, 'expected "," or "}"');
+    }
+    this.pos++;
+    this.depth--;
+    return obj;
+  }
+
+  array(): unknown[] {
+    const arr: unknown[] = [];
+    if (++this.depth > MAX_JSON_DEPTH) this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos, this.pos + 1);
+    this.pos++;
+    let c = this.skipWs();
+    if (c === 93) {
+      this.pos++;
+      this.depth--;
+      return arr;
+    }
+    for (;;) {
+      arr.push(this.value());
+      c = this.skipWs();
+      if (c === 44) {
+        const comma = this.pos++;
+        if (this.skipWs() === 93) this.fail('trailing comma before "]"', comma, comma + 1);
+        continue;
+      }
+      if (c === 93) break;
+      this.unexpected(this.pos, 'expected "," or "]"');
+    }
+    this.pos++;
+    this.depth--;
+    return arr;
+  }
+
+  string(): string {
+    const t = this.text;
+    const start = ++this.pos;
+    for (let p = start; ; p++) {
+      const c = t.charCodeAt(p);
+      if (c === 34) {
+        this.pos = p + 1;
+        return t.slice(start, p);
+      }
+      // `!(c >= 32)` also catches NaN, the end of the text.
+      if (c === 92 || !(c >= 32)) return this.escapedString(start, p);
+    }
+  }
+
+  /** The rare path: strings with escapes, and the errors inside strings. */
+  escapedString(start: number, from: number): string {
+    const t = this.text;
+    let out = t.slice(start, from);
+    let p = from;
+    let seg = from;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 34) {
+        this.pos = p + 1;
+        return out + t.slice(seg, p);
+      }
+      if (c === 92) {
+        out += t.slice(seg, p);
+        const e = t.charCodeAt(p + 1);
+        const simple = ESCAPES[e];
+        if (simple !== undefined) {
+          out += simple;
+          p += 2;
+        } else if (e === 117) {
+          let code = 0;
+          for (let k = 2; k < 6; k++) {
+            const h = hexValue(t.charCodeAt(p + k));
+            if (h < 0) {
+              if (p + k >= t.length) this.fail("unterminated string", start - 1, t.length);
+              this.fail(`invalid unicode escape ${JSON.stringify(t.slice(p, p + k + 1))}: expected 4 hex digits`, p, p + k + 1);
+            }
+            code = code * 16 + h;
+          }
+          out += String.fromCharCode(code);
+          p += 6;
+        } else if (p + 1 >= t.length) {
+          this.fail("unterminated string", start - 1, t.length);
+        } else {
+          const bad = String.fromCodePoint(t.codePointAt(p + 1)!);
+          this.fail(`invalid escape ${JSON.stringify("\\" + bad)}`, p, p + 1 + bad.length);
+        }
+        seg = p;
+        continue;
+      }
+      if (!(c >= 32)) {
+        // A raw line break inside a string almost always means a missing closing quote.
+        if (p >= t.length || c === 10 || c === 13) this.fail("unterminated string", start - 1, p);
+        const hex = c.toString(16).toUpperCase().padStart(4, "0");
+        this.fail(`control character U+${hex} in a string must be escaped`, p, p + 1);
+      }
+      p++;
+    }
+  }
+
+  number(): number {
+    const t = this.text;
+    const start = this.pos;
+    let p = start;
+    let c = t.charCodeAt(p);
+    const negative = c === 45;
+    if (negative) c = t.charCodeAt(++p);
+    let n = 0;
+    if (c === 48) {
+      c = t.charCodeAt(++p);
+      if (c >= 48 && c <= 57) {
+        while (c >= 48 && c <= 57) c = t.charCodeAt(++p);
+        this.fail("numbers cannot have leading zeros", start, p);
+      }
+    } else if (c >= 49 && c <= 57) {
+      do {
+        n = n * 10 + (c - 48);
+        c = t.charCodeAt(++p);
+      } while (c >= 48 && c <= 57);
+    } else {
+      this.unexpected(p, 'expected a digit after "-"');
+    }
+    let integer = true;
+    if (c === 46) {
+      integer = false;
+      c = t.charCodeAt(++p);
+      if (!(c >= 48 && c <= 57)) this.unexpected(p, 'expected a digit after "."');
+      while (c >= 48 && c <= 57) c = t.charCodeAt(++p);
+    }
+    if (c === 101 || c === 69) {
+      integer = false;
+      c = t.charCodeAt(++p);
+      if (c === 43 || c === 45) c = t.charCodeAt(++p);
+      if (!(c >= 48 && c <= 57)) this.unexpected(p, "expected a digit in the exponent");
+      while (c >= 48 && c <= 57) c = t.charCodeAt(++p);
+    }
+    this.pos = p;
+    // Up to 15 digits the running integer is exact; anything else goes through Number().
+    if (integer && p - start - (negative ? 1 : 0) <= 15) return negative ? -n : n;
+    return Number(t.slice(start, p));
+  }
+
+  literal<T>(word: string, value: T): T {
+    const p = this.pos;
+    if (this.text.startsWith(word, p) && !isWordChar(this.text.charCodeAt(p + word.length))) {
+      this.pos = p + word.length;
+      return value;
+    }
+    return this.unexpected(p, "expected a value");
+  }
+
+  /** Reports the token at `p`: a whole word, a comment opener, one character, or the end. */
+  unexpected(p: number, expected: string): never {
+    const t = this.text;
+    if (p >= t.length) this.fail(`unexpected end of input: ${expected}`, t.length, t.length);
+    const c = t.charCodeAt(p);
+    if (c === 47 && (t.charCodeAt(p + 1) === 47 || t.charCodeAt(p + 1) === 42)) {
+      this.fail("comments are not allowed in JSON", p, p + 2);
+    }
+    let end = p + 1;
+    if (isWordChar(c)) while (end < t.length && isWordChar(t.charCodeAt(end))) end++;
+    else end = p + String.fromCodePoint(t.codePointAt(p)!).length;
+    this.fail(`unexpected ${JSON.stringify(t.slice(p, end))}: ${expected}`, p, end);
+  }
+
+  fail(message: string, start: number, end: number): never {
+    throw new SyntaxFailure({ message, start, end });
+  }
+}
+
+/** Maps document paths to tape entries; per-container key maps are built on first use. */
+class PositionIndex {
+  private readonly members = new Map<number, Map<string, number>>();
+  private readonly items = new Map<number, number[]>();
+
+  constructor(
+    private readonly text: string,
+    private readonly tape: Int32Array,
+  ) {}
+
+  rangeOf(path: DocPath, part: "key" | "value"): [number, number] {
+    const tape = this.tape;
+    if (tape.length === 0) return [0, 0];
+    let at = 0;
+    for (let d = 0; d < path.length; d++) {
+      const open = this.text.charCodeAt(tape[at]!);
+      const seg = path[d]!;
+      if (open === 123) {
+        const member = this.memberMap(at).get(String(seg));
+        if (member === undefined) break;
+        if (part === "key" && d === path.length - 1) return [tape[member]!, tape[member + 1]!];
+        at = member + 2;
+      } else if (open === 91) {
+        const i = typeof seg === "number" ? seg : /^(0|[1-9]\d*)$/.test(seg) ? Number(seg) : -1;
+        const item = this.itemList(at)[i];
+        if (item === undefined) break;
+        at = item;
+      } else {
+        break;
+      }
+    }
+    return [tape[at]!, tape[at + 1]!];
+  }
+
+  /** The path of the innermost container that holds `offset` outside its members' values. */
+  pathAt(offset: number): Array<string | number> {
+    const tape = this.tape;
+    const path: Array<string | number> = [];
+    let at = 0;
+    descend: for (;;) {
+      const open = this.text.charCodeAt(tape[at]!);
+      const end = tape[at + 2]!;
+      if (open === 123) {
+        for (let j = at + 3; j < end; j = tape[j + 4]!) {
+          if (tape[j + 2]! <= offset && offset < tape[j + 3]!) {
+            path.push(this.keyAt(j));
+            at = j + 2;
+            continue descend;
+          }
+        }
+      } else if (open === 91) {
+        for (let j = at + 3, i = 0; j < end; j = tape[j + 2]!, i++) {
+          if (tape[j]! <= offset && offset < tape[j + 1]!) {
+            path.push(i);
+            at = j;
+            continue descend;
+          }
+        }
+      }
+      return path;
+    }
+  }
+
+  private memberMap(at: number): Map<string, number> {
+    let map = this.members.get(at);
+    if (map) return map;
+    map = new Map();
+    const tape = this.tape;
+    // A repeated key maps to its last occurrence, the one whose value is in `data`.
+    for (let j = at + 3, end = tape[at + 2]!; j < end; j = tape[j + 4]!) map.set(this.keyAt(j), j);
+    this.members.set(at, map);
+    return map;
+  }
+
+  private itemList(at: number): number[] {
+    let list = this.items.get(at);
+    if (list) return list;
+    list = [];
+    const tape = this.tape;
+    for (let j = at + 3, end = tape[at + 2]!; j < end; j = tape[j + 2]!) list.push(j);
+    this.items.set(at, list);
+    return list;
+  }
+
+  private keyAt(slot: number): string {
+    const raw = this.text.slice(this.tape[slot]!, this.tape[slot + 1]!);
+    return raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  }
+}
+
+/** Parses JSON text into a SourceDoc whose rangeOf(path, part) maps document paths to [start, end) offsets. */
+export function parseJsonSource(file: string, text: string): JsonSourceResult {
+  const scanner = new Scanner(text);
+  let data: unknown;
+  try {
+    data = scanner.document();
+  } catch (err) {
+    if (err instanceof SyntaxFailure) return { errors: [err.error], duplicateKeys: [] };
+    throw err;
+  }
+  const positions = new PositionIndex(text, scanner.tape);
+  const duplicateKeys = scanner.dups.map((d) => ({ ...d, path: [...positions.pathAt(d.start), d.key] }));
+  const doc: SourceDoc = {
+    file,
+    text,
+    index: new LineIndex(text),
+    data,
+    rangeOf: (path, part = "value") => positions.rangeOf(path, part),
+  };
+  return { doc, errors: [], duplicateKeys };
+}
