@@ -18,7 +18,12 @@ export function sha256(text: string): string {
 
 const HASH_SKIP = new Set(["span", "source", "planHash"]);
 
-/** sha256 of the canonical IR without spans, source and planHash (SPEC §2). */
+/**
+ * sha256 of the canonical IR without spans, source and planHash (SPEC §2). Nodes are
+ * hashed in id order and `order` is left out (it is derived from the graph), so moving
+ * steps around in the file — reordering the keys of `steps:` — keeps the hash.
+ */
 export function planHash(ir: Omit<PlanIR, "planHash"> & { planHash?: string }): string {
-  return sha256(canonicalJson(ir, HASH_SKIP));
+  const nodes = [...ir.nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return sha256(canonicalJson({ ...ir, nodes, order: undefined }, HASH_SKIP));
 }
