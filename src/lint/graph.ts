@@ -2,7 +2,7 @@
  * Graph queries for lint rules, built in one topological pass: ancestor sets are
  * bitsets, so "is A an ancestor of B" is O(1) and building is O(n·(n+e)/32).
  */
-import type { IRNode, PlanIR } from "../ir.js";
+import { type IRNode, type PlanIR, type Risk, maxRisk } from "../ir.js";
 
 export class PlanGraph {
   readonly nodes: readonly IRNode[];
@@ -12,8 +12,12 @@ export class PlanGraph {
   readonly children: number[][];
   /** parents[i]: indices of node i's direct needs. */
   readonly parents: number[][];
+  /** Node indices in topological order (dependencies first). */
+  readonly topo: readonly number[];
   private readonly words: number;
   private readonly anc: Uint32Array;
+  private producers: Map<string, IRNode> | undefined;
+  private deliverableSteps: Set<IRNode> | undefined;
 
   constructor(readonly ir: PlanIR) {
     this.nodes = ir.nodes;
@@ -35,6 +39,7 @@ export class PlanGraph {
     this.words = (n + 31) >>> 5;
     this.anc = new Uint32Array(n * this.words);
     const order = ir.order.length === n ? ir.order.map((id) => this.indexOf.get(id)!) : [...Array(n).keys()];
+    this.topo = order;
     const w = this.words;
     for (const i of order) {
       const base = i * w;
@@ -89,5 +94,134 @@ export class PlanGraph {
   /** Nodes that no other node needs. */
   sinks(): IRNode[] {
     return this.nodes.filter((_, i) => this.children[i]!.length === 0);
+  }
+
+  /**
+   * Per node (by index): 1 when some proper ancestor satisfies `pred`. One pass in
+   * topological order, so rules never walk the ancestors of each node.
+   */
+  anyAncestor(pred: (n: IRNode) => boolean): Uint8Array {
+    const hit = this.nodes.map(pred);
+    const out = new Uint8Array(this.nodes.length);
+    for (const i of this.topo) {
+      for (const p of this.parents[i]!) {
+        if (hit[p] || out[p]) {
+          out[i] = 1;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Per node (by index): 1 when some proper descendant satisfies `pred` (one reverse pass). */
+  anyDescendant(pred: (n: IRNode) => boolean): Uint8Array {
+    const hit = this.nodes.map(pred);
+    const out = new Uint8Array(this.nodes.length);
+    for (let k = this.topo.length - 1; k >= 0; k--) {
+      const i = this.topo[k]!;
+      for (const c of this.children[i]!) {
+        if (hit[c] || out[c]) {
+          out[i] = 1;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Per node (by index): 1 when a step it transitively consumes (along `consumes`, not
+   * `needs`) satisfies `pred`.
+   */
+  anyConsumed(pred: (n: IRNode) => boolean): Uint8Array {
+    const hit = this.nodes.map(pred);
+    const out = new Uint8Array(this.nodes.length);
+    for (const i of this.topo) {
+      for (const id of this.nodes[i]!.consumes) {
+        const c = this.indexOf.get(id);
+        if (c !== undefined && (hit[c] || out[c])) {
+          out[i] = 1;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The direct needs of `id` that another of its needs already implies transitively:
+   * one union of the parents' ancestor bitsets, then one bit test per need.
+   */
+  redundantNeeds(id: string): string[] {
+    const i = this.indexOf.get(id);
+    if (i === undefined) return [];
+    const parents = this.parents[i]!;
+    if (parents.length < 2) return [];
+    const w = this.words;
+    const union = new Uint32Array(w);
+    for (const p of parents) {
+      const pb = p * w;
+      for (let k = 0; k < w; k++) union[k]! |= this.anc[pb + k]!;
+    }
+    const out: string[] = [];
+    for (const p of parents) {
+      if ((union[p >>> 5]! & (1 << (p & 31))) !== 0) out.push(this.nodes[p]!.id);
+    }
+    return out;
+  }
+
+  /** The highest catalogue risk among a node's tools (`read` when it names none). */
+  toolRisk(node: IRNode): Risk {
+    let risk: Risk = "read";
+    for (const t of node.allowedTools) {
+      const spec = this.ir.tools[t];
+      if (spec) risk = maxRisk(risk, spec.risk);
+    }
+    return risk;
+  }
+
+  /**
+   * The risk a node really carries: the highest of its label, its tools and its kind
+   * (`write` and `external` kinds imply that risk whatever the label says).
+   */
+  effectiveRisk(node: IRNode): Risk {
+    const byKind: Risk = node.kind === "external" ? "external" : node.kind === "write" ? "write" : "read";
+    return maxRisk(maxRisk(node.risk, this.toolRisk(node)), byKind);
+  }
+
+  /**
+   * The step whose output is `name`. A template step's output is stored as
+   * `<instance>.<name>`, and the using plan names it by `<name>` alone.
+   */
+  producer(name: string): IRNode | undefined {
+    if (!this.producers) {
+      const exact = new Map<string, IRNode>();
+      const short = new Map<string, IRNode>();
+      for (const n of this.nodes) {
+        if (n.output === undefined) continue;
+        if (!exact.has(n.output)) exact.set(n.output, n);
+        const prefix = n.template ? `${n.template.instance}.` : undefined;
+        if (prefix && n.output.startsWith(prefix)) {
+          const bare = n.output.slice(prefix.length);
+          if (!short.has(bare)) short.set(bare, n);
+        }
+      }
+      for (const [k, v] of short) if (!exact.has(k)) exact.set(k, v);
+      this.producers = exact;
+    }
+    return this.producers.get(name);
+  }
+
+  /** True when the node produces one of the plan's deliverables. */
+  producesDeliverable(node: IRNode): boolean {
+    if (!this.deliverableSteps) {
+      this.deliverableSteps = new Set();
+      for (const d of this.ir.deliverables) {
+        const p = this.producer(d);
+        if (p) this.deliverableSteps.add(p);
+      }
+    }
+    return this.deliverableSteps.has(node);
   }
 }

@@ -1,0 +1,228 @@
+/** `planspec lint [paths...]`: compile and lint plan files, report in a chosen format, gate on the result. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import type { Diagnostic } from "../diagnostic.js";
+import { LineIndex } from "../diagnostic.js";
+import type { ActionContext } from "./main.js";
+import { useColor } from "./color.js";
+import { type CliIO, UsageError, write } from "./io.js";
+import { INPUT_ERROR_CODES } from "./shared.js";
+import { ruleDocsUrl } from "../lint/rule.js";
+
+interface LintCliOptions {
+  format: string;
+  output?: string;
+  config?: string;
+  rule?: string[];
+  maxWarnings?: string;
+  baseline?: string;
+  writeBaseline?: string;
+  against?: string;
+  quiet?: boolean;
+}
+
+const FORMAT_NAMES = "stylish, json, sarif, github, junit";
+
+const HELP = `
+Paths are plan files, directories (searched for *.plan.yaml, *.plan.yml and *.plan.json,
+skipping node_modules and dot-directories) or quoted globs ("plans/**/*.plan.json").
+With no path, the current directory is linted.
+
+Configuration comes from the nearest planspec.config.yaml above each file, or --config:
+  rules: { over-planning: [error, { moderate: 20 }], unused-output: off }
+  ignores: [drafts/, "**/*.wip.plan.yaml"]
+  maxWarnings: 10
+
+Exit status: 0 clean or warnings only, 1 errors (or more warnings than --max-warnings),
+2 usage or input error (unreadable file, bad YAML/JSON, bad config).
+
+Examples:
+  $ planspec lint specs/
+  $ planspec lint "plans/**/*.plan.json" --format sarif -o lint.sarif
+  $ planspec lint plans/ --format github --max-warnings 0
+  $ planspec lint plans/ --rule unused-output=off --rule over-planning=error
+  $ planspec lint plans/ --write-baseline .planspec-baseline.json
+  $ planspec lint plans/ --baseline .planspec-baseline.json
+  $ planspec lint revised.plan.yaml --against original.plan.yaml
+`;
+
+/** Registers `lint`. */
+export function registerLint(program: Command, ctx: ActionContext): void {
+  program
+    .command("lint")
+    .description("lint plan files for planner failures (unsafe writes, unbounded loops, goal drift, ...)")
+    .argument("[paths...]", "plan files, directories or globs (default: .)")
+    .option("-f, --format <name>", `output format: ${FORMAT_NAMES}`, "stylish")
+    .option("-o, --output <file>", "write the report to a file instead of stdout")
+    .option("-c, --config <file>", "use this config file instead of the nearest planspec.config.yaml")
+    .option("--rule <id=severity>", "set a rule's severity: off, info, warning or error (repeatable)", (v: string, acc?: string[]) => [...(acc ?? []), v])
+    .option("--max-warnings <n>", "exit 1 when there are more than n warnings")
+    .option("--baseline <file>", "report only findings not recorded in this baseline")
+    .option("--write-baseline <file>", "record every current finding in a baseline file and exit 0")
+    .option("--against <file>", "the original plan, to check a revised plan for goal drift (one plan only)")
+    .option("-q, --quiet", "report errors only")
+    .addHelpText("after", HELP)
+    .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
+}
+
+async function runLint(paths: string[], opts: LintCliOptions, program: Command, io: CliIO): Promise<number> {
+  const [{ compileFile }, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
+    import("../compiler/index.js"),
+    import("../lint/engine.js"),
+    import("../lint/config.js"),
+    import("../lint/files.js"),
+    import("../lint/baseline.js"),
+    import("../lint/format/index.js"),
+    import("../compiler/diagnostics.js"),
+  ]);
+  const formatter = format.formats[opts.format];
+  if (!formatter) throw new UsageError(`unknown format "${opts.format}"; use one of ${FORMAT_NAMES}`);
+  let maxWarnings: number | undefined;
+  if (opts.maxWarnings !== undefined) {
+    if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings expects a whole number, got "${opts.maxWarnings}"`);
+    maxWarnings = Number(opts.maxWarnings);
+  }
+  const rules = engine.registeredRules();
+  const known = engine.knownRules(rules);
+  const overrides = (opts.rule ?? []).map((r) => {
+    const o = config.parseRuleOverride(r, known);
+    if (typeof o === "string") throw new UsageError(o);
+    return o;
+  });
+
+  const found = files.discoverPlanFiles(paths.length ? paths : ["."], io.cwd);
+  if (found.unmatched.length) {
+    for (const u of found.unmatched) await write(io.stderr, `planspec: ${u.arg}: ${u.reason}\n`);
+    return 2;
+  }
+  const resolver = new config.ConfigResolver(known, { cwd: io.cwd, ...(opts.config ? { explicit: opts.config } : {}), overrides });
+  const targets = found.files
+    .map((file) => ({ file, config: resolver.forFile(file) }))
+    .filter((t) => !files.isIgnored(resolve(io.cwd, t.file), t.config.ignores, t.config.baseDir));
+  if (resolver.diagnostics.length) return printConfigErrors(resolver.diagnostics, program, io);
+  if (targets.length === 0) {
+    await write(io.stderr, `planspec: all ${found.files.length} files are ignored by the config's ignores\n`);
+    return 0;
+  }
+
+  let original;
+  if (opts.against) {
+    if (targets.length !== 1) throw new UsageError(`--against compares one revised plan with its original; got ${targets.length} plans`);
+    original = compileFile(opts.against, { cwd: io.cwd });
+    const errors = original.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length || !original.ir) {
+      const why = errors[0] ? `${errors[0].file}:${errors[0].line}:${errors[0].col}: ${errors[0].message}` : "it is not a plan";
+      throw new UsageError(`--against ${opts.against} does not compile: ${why}`);
+    }
+  }
+
+  const keepSources = opts.format === "stylish";
+  const sources = new Map<string, { index: LineIndex }>();
+  let findings: Array<{ diagnostic: Diagnostic; step?: string }> = [];
+  for (const t of targets) {
+    const result = compileFile(t.file, { cwd: io.cwd });
+    const lint = engine.lintFindings(result, { config: t.config, rules, ...(original ? { original } : {}) });
+    if (keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
+    for (const d of result.diagnostics) findings.push({ diagnostic: d });
+    findings.push(...lint);
+  }
+  findings = engine.sortFindings(findings);
+  const inputErrors = findings.some((f) => INPUT_ERROR_CODES.has(f.diagnostic.code));
+
+  if (opts.writeBaseline) {
+    if (inputErrors) return report(findings.filter((f) => INPUT_ERROR_CODES.has(f.diagnostic.code)).map((f) => f.diagnostic), 2);
+    const b = baseline.createBaseline(findings, opts.writeBaseline, io.cwd);
+    const path = resolve(io.cwd, opts.writeBaseline);
+    writeOrFail(path, baseline.serializeBaseline(b), opts.writeBaseline);
+    await write(io.stderr, `wrote ${b.findings.length} finding${b.findings.length === 1 ? "" : "s"} to ${opts.writeBaseline}\n`);
+    return 0;
+  }
+  let diagnostics = findings.map((f) => f.diagnostic);
+  if (opts.baseline) {
+    const loaded = baseline.readBaseline(opts.baseline, io.cwd);
+    if (typeof loaded === "string") throw new UsageError(loaded);
+    const staleLevel = config.severityOf(resolver.forFile(resolve(io.cwd, opts.baseline)), baseline.STALE_BASELINE, "info");
+    const { kept, stale } = baseline.applyBaseline(findings, loaded, io.cwd, staleLevel === "off" ? "info" : staleLevel);
+    diagnostics = [...kept.map((f) => f.diagnostic), ...(staleLevel === "off" ? [] : stale)];
+    if (stale.length && keepSources) sources.set(opts.baseline, { index: new LineIndex(loaded.text) });
+  }
+  if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === "error");
+
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
+  const budget = maxWarnings ?? minBudget(resolver.configs().map((c) => c.maxWarnings));
+  let code = inputErrors ? 2 : errors > 0 ? 1 : 0;
+  await report(diagnostics, code);
+  if (code === 0 && budget !== undefined && warnings > budget) {
+    await write(io.stderr, `planspec: ${warnings} warnings, more than the maximum of ${budget} (--max-warnings / maxWarnings)\n`);
+    code = 1;
+  }
+  return code;
+
+  async function report(list: Diagnostic[], exit: number): Promise<number> {
+    const rulesMeta = [
+      ...rules.map((r) => ({ id: r.id, description: r.meta.description, defaultSeverity: r.meta.defaultSeverity, docsUrl: ruleDocsUrl(r.id) })),
+      ...engine.engineCodes.map((c) => ({ ...c, docsUrl: ruleDocsUrl(c.id) })),
+      ...compilerRules(list),
+    ];
+    const text = formatter!(list, {
+      cwd: io.cwd,
+      sources,
+      color: opts.output ? program.opts().color === true : useColor(program, io, "stdout"),
+      width: io.stdout.columns ?? 160,
+      rules: rulesMeta,
+      files: targets.map((t) => t.file),
+      version: programVersion(program),
+    });
+    if (opts.output) writeOrFail(resolve(io.cwd, opts.output), text, opts.output);
+    else await write(io.stdout, text);
+    return exit;
+  }
+
+  /** Compiler codes in the output, described from the PS1xx catalogue. */
+  function compilerRules(list: readonly Diagnostic[]) {
+    const cat = compilerDiagnostics.catalogue as Record<string, { title: string; message: string }>;
+    const codes = [...new Set(list.map((d) => d.code))].filter((c) => c in cat).sort();
+    return codes.map((c) => ({
+      id: c,
+      description: `${cat[c]!.title}: ${cat[c]!.message.replace(/\{\{(\w+)\}\}/g, "<$1>")}`,
+      defaultSeverity: "error" as const,
+      docsUrl: compilerDiagnostics.diagnosticsDocsUrl(c),
+    }));
+  }
+}
+
+function minBudget(values: Array<number | undefined>): number | undefined {
+  const set = values.filter((v): v is number => v !== undefined);
+  return set.length ? Math.min(...set) : undefined;
+}
+
+function programVersion(program: Command): string | undefined {
+  return typeof program.version === "function" ? (program.version() as string | undefined) : undefined;
+}
+
+function writeOrFail(path: string, text: string, shown: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (err) {
+    throw new UsageError(`cannot write ${shown}: ${(err as Error).message}`);
+  }
+}
+
+/** Config problems are input errors: printed with code frames on stderr, exit 2. */
+async function printConfigErrors(diagnostics: Diagnostic[], program: Command, io: CliIO): Promise<number> {
+  const { renderText } = await import("../lint/format/stylish.js");
+  const { readFileSync } = await import("node:fs");
+  const sources = new Map<string, { index: LineIndex }>();
+  for (const f of new Set(diagnostics.map((d) => d.file))) {
+    try {
+      sources.set(f, { index: new LineIndex(readFileSync(resolve(io.cwd, f), "utf8")) });
+    } catch {
+      // An unreadable config is reported without a frame.
+    }
+  }
+  await write(io.stderr, renderText(diagnostics, { sources, color: useColor(program, io, "stderr") }));
+  return 2;
+}

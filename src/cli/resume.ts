@@ -1,0 +1,58 @@
+/** `planspec resume RUN`: continue a run after a crash, a pause or a failure. */
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import type { ActionContext } from "./main.js";
+import { write } from "./io.js";
+import { collect, faultHook, positiveInt, progress, report, userError } from "./run.js";
+import { resolveRunDir } from "./runs.js";
+
+export function registerResume(program: Command, ctx: ActionContext): void {
+  program
+    .command("resume")
+    .description("resume a run: check its artifacts, handle interrupted steps, continue from the first step not done")
+    .argument("<run>", "a run directory or a run id under .planspec/runs")
+    .option("--tools <module>", "tool modules to use instead of the recorded ones; repeatable", collect)
+    .option("--input <name=value>", "change an input: the steps that read it run again; repeatable", collect, [])
+    .option("--concurrency <n>", "how many ready steps run at once (default: as recorded)")
+    .option("--rerun-interrupted", "re-run write/external steps that were interrupted mid-call (they may repeat a side effect)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
+  $ planspec resume nightly-1 --rerun-interrupted
+
+Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held by a live process), 3 paused.`,
+    )
+    .action(
+      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean }) => {
+        const { io } = ctx;
+        const dir = resolveRunDir(run, io.cwd);
+        const concurrency = positiveInt("--concurrency", opts.concurrency);
+        const { resumeRun } = await import("../runtime/run.js");
+        const { parseInputPairs } = await import("../runtime/inputs.js");
+        const p = progress(io);
+        try {
+          const r = await resumeRun(dir, {
+            env: io.env,
+            onEvent: p.onEvent,
+            afterStateWrite: faultHook(io.env),
+            rerunInterrupted: opts.rerunInterrupted === true,
+            inputs: parseInputPairs(opts.input),
+            ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
+            ...(concurrency !== undefined ? { concurrency } : {}),
+          });
+          p.end();
+          if (r.migratedFrom !== undefined) await write(io.stderr, `migrated state.json from schemaVersion ${r.migratedFrom}\n`);
+          for (const b of r.resume?.blocked ?? []) {
+            await write(io.stderr, `step "${b.node}" (${b.risk}) was interrupted mid-call and has no idempotency record: it may have had side effects.\n`);
+          }
+          if (r.resume?.blocked.length) await write(io.stderr, `check, then run: planspec resume ${dir} --rerun-interrupted\n`);
+          return await report(io, r);
+        } catch (err) {
+          p.end();
+          return userError(err);
+        }
+      }),
+    );
+}

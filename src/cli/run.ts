@@ -1,0 +1,192 @@
+/** `planspec run PLAN`: compile, lint-gate, execute; plus the progress display shared with `resume`. */
+import type { Command } from "commander";
+import type { ActionContext } from "./main.js";
+import type { CliIO } from "./io.js";
+import { UsageError, write } from "./io.js";
+import { useColor } from "./color.js";
+import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
+import type { RunEvent } from "../runtime/store.js";
+import type { SessionResult } from "../runtime/run.js";
+
+/** Exit codes of a finished session: 0 done, 1 failed/terminated, 3 paused. */
+export function exitCodeOf(status: string): number {
+  return status === "done" ? 0 : status === "paused" ? 3 : 1;
+}
+
+/** Collects repeatable options. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** A positive integer option, or a usage error. */
+export function positiveInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got "${v}"`);
+  return n;
+}
+
+function describe(e: RunEvent): string | undefined {
+  const d = e.data as Record<string, unknown>;
+  switch (e.type) {
+    case "node.transition": {
+      const extra = d.to === "failed" && d.error ? `: ${String(d.error)}` : d.to === "running" && Number(d.attempt) > 1 ? ` (attempt ${String(d.attempt)})` : "";
+      return `${String(d.node)}: ${String(d.from)} -> ${String(d.to)}${extra}`;
+    }
+    case "retry":
+      return `${String(d.node)}: retry in ${String(d.delayMs)}ms (attempt ${String(d.nextAttempt)})`;
+    case "violation":
+      return `${String(d.node)}: VIOLATION: tool "${String(d.tool)}" refused: ${String(d.reason)}`;
+    case "approval.requested":
+      return `${String(d.node)}: waiting for approval${(d.approvers as string[]).length ? ` by ${(d.approvers as string[]).join(" or ")}` : ""}`;
+    case "judge.requested":
+      return `${String(d.node)}: waiting for a person to judge: ${String(d.criterion)}`;
+    case "idempotency.hit":
+      return `${String(d.node)}: result adopted from idempotency record (tool not called)`;
+    case "node.reset":
+      return `${String(d.node)}: reset to pending (${String(d.reason)})`;
+    case "node.adopted":
+      return `${String(d.node)}: interrupted call adopted from its idempotency record`;
+    case "limit":
+      return `limit reached: ${String(d.limit)}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Progress: one line per transition when stderr is not a TTY (logs, CI); on a TTY a live
+ * status line that is rewritten, with notable events printed above it.
+ */
+export function progress(io: CliIO): { onEvent: (e: RunEvent) => void; end: () => void } {
+  const tty = io.stderr.isTTY === true;
+  const counts = { done: 0, running: 0, failed: 0, skipped: 0 };
+  let live = "";
+  return {
+    onEvent(e) {
+      if (e.type === "node.transition") {
+        const d = e.data as { from: keyof typeof counts | "pending"; to: keyof typeof counts };
+        if (d.from in counts) counts[d.from as keyof typeof counts]--;
+        counts[d.to]++;
+      }
+      const line = describe(e);
+      if (!tty) {
+        if (line) io.stderr.write(`${line}\n`);
+        return;
+      }
+      const notable = e.type !== "node.transition" || (e.data as { to: string }).to === "failed";
+      let out = "\r\x1b[2K";
+      if (notable && line) out += `${line}\n`;
+      live = `${counts.done} done, ${counts.running} running, ${counts.failed} failed, ${counts.skipped} skipped${line && !notable ? ` | ${line}` : ""}`;
+      io.stderr.write(out + live.slice(0, ((io.stderr as { columns?: number }).columns ?? 100) - 1));
+    },
+    end() {
+      if (tty && live) io.stderr.write("\r\x1b[2K");
+    },
+  };
+}
+
+/** Prints how a session ended and returns the exit code. */
+export async function report(io: CliIO, r: SessionResult): Promise<number> {
+  const { status, reason } = r.outcome;
+  await write(io.stdout, `run ${r.runId}: ${status}${reason ? ` — ${reason}` : ""}\nrun directory: ${r.dir}\n`);
+  if (status === "paused") {
+    await write(io.stdout, `next: planspec status ${r.dir}; planspec approve ${r.dir} <step> --by NAME; planspec resume ${r.dir}\n`);
+  }
+  return exitCodeOf(status);
+}
+
+/**
+ * Fault injection for crash tests and evals: with PLANSPEC_FAULT_KILL_AT_STATE_VERSION=N
+ * the process kills itself with SIGKILL right after writing state version N — a crash
+ * at an exact step boundary.
+ */
+export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undefined {
+  const n = Number(env.PLANSPEC_FAULT_KILL_AT_STATE_VERSION);
+  if (!Number.isInteger(n) || n < 1) return undefined;
+  return (v) => {
+    if (v === n) process.kill(process.pid, "SIGKILL");
+  };
+}
+
+/** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
+export function userError(err: unknown): never {
+  const name = (err as Error)?.name;
+  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError"].includes(name)) {
+    throw new UsageError((err as Error).message);
+  }
+  throw err;
+}
+
+export function registerRun(program: Command, ctx: ActionContext): void {
+  program
+    .command("run")
+    .description("run a plan: compile, refuse it if lint finds errors, execute the steps with a durable run directory")
+    .argument("<plan>", "a *.plan.yaml / *.plan.json file or an *.ir.json file")
+    .option("--tools <module>", "a tool module (default export: { name: { risk, run(args, ctx) } }); repeatable", collect, [])
+    .option("--input <name=value>", "an input value; repeatable", collect, [])
+    .option("--concurrency <n>", "how many ready steps run at once", "4")
+    .option("--run-dir <dir>", "the run's directory (default .planspec/runs/<run-id>)")
+    .option("--run-id <id>", "the run id (default <plan-name>-<time>-<random>)")
+    .option("--workspace <dir>", "the directory fs tools are confined to (default: the current directory)")
+    .option("--no-lint-gate", "run even if lint reports errors")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ planspec run specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs --input csv_path=examples/data/orders.csv
+  $ planspec run plan.plan.yaml --run-id nightly-1 --concurrency 8
+
+Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input error, 3 paused for approval.`,
+    )
+    .action(
+      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean }) => {
+        const { io } = ctx;
+        const color = useColor(program, io, "stderr");
+        const concurrency = positiveInt("--concurrency", opts.concurrency);
+        let ir;
+        if (opts.lintGate && !/\.ir\.json$/i.test(file)) {
+          const compiled = await compileOrExit(file, io, color);
+          if (typeof compiled === "number") return compiled;
+          if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
+          const { lintCompiled } = await import("../lint/engine.js");
+          const findings = lintCompiled(compiled);
+          const errors = findings.filter((d) => d.severity === "error");
+          if (errors.length > 0) {
+            await printDiagnostics(errors, compiled.sources, io, color);
+            await write(io.stderr, `planspec: refusing to run ${file}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
+            return 1;
+          }
+          ir = compiled.ir;
+        } else {
+          const loaded = await loadIR(file, io, color);
+          if (typeof loaded === "number") return loaded;
+          ir = loaded;
+        }
+        const { startRun } = await import("../runtime/run.js");
+        const { parseInputPairs } = await import("../runtime/inputs.js");
+        const p = progress(io);
+        try {
+          const r = await startRun({
+            plan: ir,
+            cwd: io.cwd,
+            inputs: parseInputPairs(opts.input),
+            toolModules: opts.tools,
+            planFile: file,
+            env: io.env,
+            onEvent: p.onEvent,
+            afterStateWrite: faultHook(io.env),
+            ...(concurrency !== undefined ? { concurrency } : {}),
+            ...(opts.runDir ? { runDir: opts.runDir } : {}),
+            ...(opts.runId ? { runId: opts.runId } : {}),
+            ...(opts.workspace ? { workspace: opts.workspace } : {}),
+          });
+          p.end();
+          return await report(io, r);
+        } catch (err) {
+          p.end();
+          return userError(err);
+        }
+      }),
+    );
+}

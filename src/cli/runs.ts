@@ -1,0 +1,98 @@
+/** `planspec runs`: list the runs under .planspec/runs; also resolves a RUN argument to its directory. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import type { ActionContext } from "./main.js";
+import { UsageError, write } from "./io.js";
+
+function runsRoot(cwd: string): string {
+  return resolve(cwd, ".planspec", "runs");
+}
+
+/** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
+export function resolveRunDir(arg: string, cwd: string): string {
+  const direct = resolve(cwd, arg);
+  if (existsSync(join(direct, "state.json"))) return direct;
+  const byId = join(runsRoot(cwd), arg);
+  if (existsSync(join(byId, "state.json"))) return byId;
+  throw new UsageError(`no run "${arg}": not a run directory, and not a run id under ${runsRoot(cwd)}`);
+}
+
+/** Pads columns to equal width (the last column is left ragged). */
+export function formatTable(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+interface Summary {
+  id: string;
+  status: string;
+  plan: string;
+  done: number;
+  total: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function summarise(dir: string, id: string): Summary | undefined {
+  try {
+    const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as {
+      status: string;
+      createdAt?: string;
+      updatedAt?: string;
+      nodes?: Record<string, { status?: string; state?: string }>;
+    };
+    let plan = "?";
+    try {
+      plan = (JSON.parse(readFileSync(join(dir, "plan.ir.json"), "utf8")) as { name: string }).name;
+    } catch {
+      // A run without its plan file still lists.
+    }
+    const nodes = Object.values(state.nodes ?? {});
+    return {
+      id,
+      status: state.status,
+      plan,
+      done: nodes.filter((n) => (n.status ?? n.state) === "done").length,
+      total: nodes.length,
+      createdAt: state.createdAt ?? "",
+      updatedAt: state.updatedAt ?? "",
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export function registerRuns(program: Command, ctx: ActionContext): void {
+  program
+    .command("runs")
+    .description("list runs under .planspec/runs (newest last)")
+    .option("--dir <dir>", "the directory that holds run directories", ".planspec/runs")
+    .option("--json", "print JSON")
+    .addHelpText("after", "\nExamples:\n  $ planspec runs\n  $ planspec runs --json\n")
+    .action(
+      ctx.action(async (opts: { dir: string; json?: boolean }) => {
+        const { io } = ctx;
+        const root = resolve(io.cwd, opts.dir);
+        const list = existsSync(root)
+          ? readdirSync(root, { withFileTypes: true })
+              .filter((e) => e.isDirectory())
+              .map((e) => summarise(join(root, e.name), e.name))
+              .filter((s): s is Summary => s !== undefined)
+              .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+          : [];
+        if (opts.json) {
+          await write(io.stdout, `${JSON.stringify(list, null, 2)}\n`);
+          return 0;
+        }
+        if (list.length === 0) {
+          await write(io.stdout, `no runs in ${root}\n`);
+          return 0;
+        }
+        const rows = [["RUN", "STATUS", "PLAN", "STEPS", "UPDATED"], ...list.map((s) => [s.id, s.status, s.plan, `${s.done}/${s.total}`, s.updatedAt])];
+        await write(io.stdout, formatTable(rows));
+        return 0;
+      }),
+    );
+}

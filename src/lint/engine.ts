@@ -1,0 +1,251 @@
+/**
+ * The lint engine: runs rules over a compiled plan's IR, maps what they report to source
+ * positions in one place, applies suppressions and config severities, and adds the
+ * engine's own findings about suppressions.
+ */
+import { type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
+import type { CompileResult, SourceDoc } from "../compiler/index.js";
+import type { PlanIR } from "../ir.js";
+import { STALE_BASELINE } from "./baseline.js";
+import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
+import { PlanGraph } from "./graph.js";
+import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
+import { rules as registry } from "./rules/index.js";
+import { type Suppression, type SuppressibleFinding, type SuppressionProblem, applySuppressions, collectSuppressions } from "./suppress.js";
+
+export interface LintOptions {
+  config?: ResolvedConfig;
+  /** The plan before revision (`--against`), for rules that compare the two. */
+  original?: CompileResult;
+  /** Default: every registered rule. */
+  rules?: readonly Rule[];
+}
+
+/** A positioned finding and the step it is about, which baselines match on. */
+export interface Finding {
+  diagnostic: Diagnostic;
+  step?: string;
+}
+
+/** Findings the engine itself reports; config can change their severity like a rule's. */
+export const engineCodes: ReadonlyArray<{ id: string; defaultSeverity: Severity; description: string }> = [
+  { id: "suppression-without-reason", defaultSeverity: "error", description: "A planspec-disable suppression gives no reason after `--`." },
+  { id: "unused-suppression", defaultSeverity: "warning", description: "A suppression that silences no finding." },
+  { id: "unknown-rule", defaultSeverity: "error", description: "A suppression names a rule that does not exist." },
+  { id: STALE_BASELINE, defaultSeverity: "info", description: "A baseline entry that matches no current finding." },
+];
+
+/** The registered rules. */
+export function registeredRules(): readonly Rule[] {
+  return registry;
+}
+
+/** Ids a config or `--rule` may name: every rule plus the engine's own codes. */
+export function knownRules(rules: readonly Rule[] = registry): KnownRule[] {
+  const out: KnownRule[] = rules.map((r) => (r.meta.defaultOptions ? { id: r.id, defaultOptions: r.meta.defaultOptions } : { id: r.id }));
+  for (const c of engineCodes) out.push({ id: c.id });
+  return out;
+}
+
+/** Runs the rules on `result.ir` and returns positioned, sorted diagnostics (none when it did not compile). */
+export function lintCompiled(result: CompileResult, opts: LintOptions = {}): Diagnostic[] {
+  return lintFindings(result, opts).map((f) => f.diagnostic);
+}
+
+/** Like `lintCompiled`, keeping the step each finding is about. */
+export function lintFindings(result: CompileResult, opts: LintOptions = {}): Finding[] {
+  const ir = result.ir;
+  if (!ir) return [];
+  const rules = opts.rules ?? registry;
+  const graph = new PlanGraph(ir);
+  const original = opts.original?.ir;
+  const mapper = new PositionMapper(result, ir, graph);
+  const findings: Array<Finding & SuppressibleFinding> = [];
+  const ran = new Set<string>();
+  const optionsOf = optionsCache(opts.config);
+
+  // One context per plan, re-pointed at each rule: a corpus run lints thousands of plans.
+  let rule: Rule = rules[0]!;
+  let severity: Severity = "error";
+  const ctx: RuleContext = {
+    ir,
+    graph,
+    options: {},
+    report: (r: Report) => {
+      const diagnostic = mapper.diagnostic(rule, r, severity);
+      findings.push({ diagnostic, step: r.node, file: diagnostic.file, line: diagnostic.line, code: rule.id });
+    },
+  };
+  if (original) {
+    ctx.original = original;
+    ctx.originalGraph = new PlanGraph(original);
+  }
+  for (const r of rules) {
+    const level = severityOf(opts.config, r.id, r.meta.defaultSeverity);
+    if (level === "off" || (r.meta.needsOriginal && !original)) continue;
+    ran.add(r.id);
+    rule = r;
+    severity = level;
+    ctx.options = optionsOf(r);
+    r.check(ctx);
+  }
+
+  const suppressions: Suppression[] = [];
+  // Source map keys are the paths diagnostics show; a SourceDoc's own `file` may be absolute.
+  for (const [file, doc] of result.sources) suppressions.push(...collectSuppressions(doc, file));
+  if (suppressions.length === 0) return sortFindings(findings);
+  const { kept, problems } = applySuppressions(findings, suppressions, new Set(rules.map((r) => r.id)), ran);
+  const out: Finding[] = kept;
+  for (const p of problems) {
+    const d = problemDiagnostic(p, result.sources.get(p.file), opts.config);
+    if (d) out.push({ diagnostic: d });
+  }
+  return sortFindings(out);
+}
+
+const noConfig = {};
+const optionsByConfig = new WeakMap<object, Map<Rule, Record<string, unknown>>>();
+
+/** A rule's options (defaults merged with the config's), computed once per config and rule. */
+function optionsCache(config: ResolvedConfig | undefined): (rule: Rule) => Record<string, unknown> {
+  const key = config ?? noConfig;
+  let cache = optionsByConfig.get(key);
+  if (!cache) optionsByConfig.set(key, (cache = new Map()));
+  const c = cache;
+  return (rule) => {
+    let options = c.get(rule);
+    if (!options) {
+      options = Object.freeze(Object.assign({}, rule.meta.defaultOptions, config?.rules[rule.id]?.options));
+      c.set(rule, options);
+    }
+    return options;
+  };
+}
+
+/** Sorts by file, line and column (as `sortDiagnostics` does) and drops duplicates. */
+export function sortFindings<F extends Finding>(findings: readonly F[]): F[] {
+  if (findings.length < 2) return [...findings];
+  const byDiagnostic = new Map(findings.map((f) => [f.diagnostic, f]));
+  return sortDiagnostics(findings.map((f) => f.diagnostic)).map((d) => byDiagnostic.get(d)!);
+}
+
+/**
+ * A positioned diagnostic, built field by field: object spread with extra keys is slow
+ * in V8 (microseconds per object), which shows when a corpus yields tens of thousands.
+ */
+function positioned(
+  index: LineIndex | undefined,
+  f: { code: string; severity: Severity; message: string; file: string; range: [number, number]; hint?: string | undefined },
+): Diagnostic {
+  const s = index ? index.position(f.range[0]) : { line: 1, col: 1 };
+  const e = index ? index.position(Math.max(f.range[0], f.range[1])) : s;
+  const d: Diagnostic = {
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    file: f.file,
+    range: f.range,
+    line: s.line,
+    col: s.col,
+    endLine: e.line,
+    endCol: e.col,
+    docsUrl: ruleDocsUrl(f.code),
+  };
+  if (f.hint !== undefined) d.hint = f.hint;
+  return d;
+}
+
+function problemDiagnostic(p: SuppressionProblem, doc: SourceDoc | undefined, config: ResolvedConfig | undefined): Diagnostic | undefined {
+  const fallback = engineCodes.find((c) => c.id === p.code)!.defaultSeverity;
+  const severity = severityOf(config, p.code, fallback);
+  if (severity === "off") return undefined;
+  return positioned(doc?.index, { ...p, severity });
+}
+
+type TemplatePart = string | { key: string; raw: string };
+const templateParts = new Map<string, TemplatePart[]>();
+
+/**
+ * `formatMessage` with each template parsed once: the same result without a regex pass
+ * per finding (a corpus run formats tens of thousands of messages).
+ */
+function fillMessage(template: string, data: Record<string, string | number> = {}): string {
+  let parts = templateParts.get(template);
+  if (!parts) {
+    parts = [];
+    let last = 0;
+    for (const m of template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
+      parts.push(template.slice(last, m.index), { key: m[1]!, raw: m[0] });
+      last = m.index + m[0].length;
+    }
+    parts.push(template.slice(last));
+    templateParts.set(template, parts);
+  }
+  let out = "";
+  for (const p of parts) out += typeof p === "string" ? p : p.key in data ? String(data[p.key]) : p.raw;
+  return out;
+}
+
+/**
+ * The one place where a rule's report becomes a source range: a step's origin (its file
+ * and document path, which for template steps is inside the template) plus the report's
+ * path; the step's key when there is no path; the document root for plan-level reports.
+ */
+class PositionMapper {
+  constructor(
+    private readonly result: CompileResult,
+    private readonly ir: PlanIR,
+    private readonly graph: PlanGraph,
+  ) {}
+
+  diagnostic(rule: Rule, r: Report, severity: Severity): Diagnostic {
+    const template = rule.meta.messages[r.messageId];
+    if (template === undefined) throw new Error(`rule ${rule.id} reported unknown message id "${r.messageId}"`);
+    const { file, range } = this.place(r);
+    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint };
+    const doc = this.result.sources.get(file);
+    if (doc) return positioned(doc.index, fields);
+    const d = positioned(undefined, fields);
+    // No source text (an IR handed over without its file): the span still knows its line.
+    const span = r.node !== undefined ? this.graph.node(r.node)?.span : undefined;
+    if (span && span.file === file) {
+      d.line = d.endLine = span.line;
+      d.col = span.col;
+      d.endCol = span.col + Math.max(0, span.end - span.start);
+    }
+    return d;
+  }
+
+  private place(r: Report): { file: string; range: [number, number] } {
+    if (r.node !== undefined) {
+      const origin = this.result.origins.get(r.node);
+      const doc = origin && this.result.sources.get(origin.file);
+      if (origin && doc) {
+        const range = r.path?.length ? doc.rangeOf([...origin.path, ...r.path]) : doc.rangeOf(origin.path, "key");
+        return { file: origin.file, range };
+      }
+      const span = this.graph.node(r.node)?.span;
+      if (span) return { file: span.file, range: [span.start, span.end] };
+    }
+    const root = this.result.root;
+    const file = this.ir.source.file;
+    if (!root) return { file, range: [0, 0] };
+    if (r.path?.length) return { file, range: root.rangeOf(r.path) };
+    return { file, range: firstLine(root.text) };
+  }
+}
+
+/** A plan-level finding with no path points at the first line, not at the whole document. */
+function firstLine(text: string): [number, number] {
+  let start = 0;
+  // Skip the comment header (suppressions, schema modelines) to the first key.
+  for (;;) {
+    const nl = text.indexOf("\n", start);
+    const line = text.slice(start, nl < 0 ? text.length : nl).trim();
+    if (nl < 0 || (line !== "" && !line.startsWith("#") && line !== "---")) break;
+    start = nl + 1;
+  }
+  const nl = text.indexOf("\n", start);
+  const end = (nl < 0 ? text.length : nl) - (text[nl - 1] === "\r" ? 1 : 0);
+  return [start, Math.max(start, end)];
+}

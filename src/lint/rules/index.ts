@@ -1,0 +1,65 @@
+/** The explicit registry of lint rules, sorted by id. */
+import type { Rule } from "../rule.js";
+import { rule as approvalWithoutApprovers } from "./approval-without-approvers.js";
+import { rule as approvalWithoutTimeout } from "./approval-without-timeout.js";
+import { rule as broadToolGrant } from "./broad-tool-grant.js";
+import { rule as concurrentWrites } from "./concurrent-writes.js";
+import { rule as deepChain } from "./deep-chain.js";
+import { rule as duplicateStep } from "./duplicate-step.js";
+import { rule as externalWithoutApproval } from "./external-without-approval.js";
+import { rule as goalDrift } from "./goal-drift.js";
+import { rule as missingDeliverable } from "./missing-deliverable.js";
+import { rule as missingSuccessCriteria } from "./missing-success-criteria.js";
+import { rule as offGoalStep } from "./off-goal-step.js";
+import { rule as overPlanning } from "./over-planning.js";
+import { rule as phaseWithoutBounds } from "./phase-without-bounds.js";
+import { rule as redundantDependency } from "./redundant-dependency.js";
+import { rule as retryWithoutIdempotency } from "./retry-without-idempotency.js";
+import { rule as riskUnderLabelled } from "./risk-under-labelled.js";
+import { rule as riskyStepWithoutTimeout } from "./risky-step-without-timeout.js";
+import { rule as secretInArguments } from "./secret-in-arguments.js";
+import { rule as sideEffectWithoutIdempotencyKey } from "./side-effect-without-idempotency-key.js";
+import { rule as summaryWithoutEvidence } from "./summary-without-evidence.js";
+import { rule as unboundedLoop } from "./unbounded-loop.js";
+import { rule as unsafeRevision } from "./unsafe-revision.js";
+import { rule as unusedHypothesis } from "./unused-hypothesis.js";
+import { rule as unusedInput } from "./unused-input.js";
+import { rule as unusedOutput } from "./unused-output.js";
+import { rule as unverifiedHypothesis } from "./unverified-hypothesis.js";
+import { rule as vagueStepGoal } from "./vague-step-goal.js";
+import { rule as vagueSuccessCriteria } from "./vague-success-criteria.js";
+import { rule as writeWithoutEvidence } from "./write-without-evidence.js";
+import { rule as writeWithoutVerification } from "./write-without-verification.js";
+
+export const rules: Rule[] = [
+  approvalWithoutApprovers,
+  approvalWithoutTimeout,
+  broadToolGrant,
+  concurrentWrites,
+  deepChain,
+  duplicateStep,
+  externalWithoutApproval,
+  goalDrift,
+  missingDeliverable,
+  missingSuccessCriteria,
+  offGoalStep,
+  overPlanning,
+  phaseWithoutBounds,
+  redundantDependency,
+  retryWithoutIdempotency,
+  riskUnderLabelled,
+  riskyStepWithoutTimeout,
+  secretInArguments,
+  sideEffectWithoutIdempotencyKey,
+  summaryWithoutEvidence,
+  unboundedLoop,
+  unsafeRevision,
+  unusedHypothesis,
+  unusedInput,
+  unusedOutput,
+  unverifiedHypothesis,
+  vagueStepGoal,
+  vagueSuccessCriteria,
+  writeWithoutEvidence,
+  writeWithoutVerification,
+];

@@ -1,0 +1,65 @@
+/**
+ * A credential written into a plan ends up in the repository, the IR, the run directory
+ * and every LLM prompt that sees the plan. Secrets belong in inputs or the tool's
+ * environment.
+ */
+import { defineRule } from "../rule.js";
+import { literalStrings } from "../text.js";
+
+// Well-known token formats, checked against every literal string.
+const FORMATS: ReadonlyArray<[RegExp, string]> = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "private key"],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, "AWS access key"],
+  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, "API key"],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/, "Google API key"],
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/, "GitHub token"],
+  [/\bglpat-[A-Za-z0-9_-]{20,}/, "GitLab token"],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/, "Slack token"],
+  [/\bnpm_[A-Za-z0-9]{36}\b/, "npm token"],
+  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, "JSON web token"],
+  [/\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{16,}/i, "credential"],
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:[^\s@/]+@/i, "password in a URL"],
+];
+
+// Argument names that hold secrets (`password`, `db_password`, `api_key`, `client_secret`).
+const SECRET_NAME = /(?:^|[_-])(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)$/i;
+// Values that stand in for a secret rather than being one.
+const PLACEHOLDER = /^(?:<[^>]*>|\*+|x+|\.\.\.|changeme|placeholder|redacted|none|null|env:.*|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)$/i;
+
+export const rule = defineRule({
+  id: "secret-in-arguments",
+  meta: {
+    description: "A literal argument that looks like an API key, token or password.",
+    defaultSeverity: "error",
+    messages: {
+      secret:
+        'argument "{{arg}}" of step "{{step}}" holds what looks like a {{what}}; pass it through an input or the tool\'s environment',
+    },
+  },
+  check(ctx) {
+    for (const node of ctx.ir.nodes) {
+      if (!node.with) continue;
+      for (const [key, value] of Object.entries(node.with)) {
+        const seen = new Set<string>();
+        literalStrings(value, ["with", key], (s, path, part) => {
+          const arg = path.slice(1).join(".");
+          if (seen.has(arg)) return;
+          const what = classify(s, path, part);
+          if (!what) return;
+          seen.add(arg);
+          ctx.report({ messageId: "secret", node: node.id, path, data: { step: node.id, arg, what } });
+        });
+      }
+    }
+  },
+});
+
+function classify(s: string, path: ReadonlyArray<string | number>, part: boolean): string | undefined {
+  for (const [re, what] of FORMATS) if (re.test(s)) return what;
+  // The name test only applies to a whole literal value: in a template such as
+  // "Bearer ${{ inputs.token }}" the secret is the expression, which is fine.
+  const name = path[path.length - 1];
+  if (part || typeof name !== "string" || !SECRET_NAME.test(name)) return undefined;
+  const v = s.trim();
+  return v.length >= 4 && !PLACEHOLDER.test(v) ? "secret" : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * A revision made mid-run is reviewed less than the plan it replaces; it must not raise
+ * what a step may do, add an external step or drop a gate without a person approving.
+ */
+import { type IRNode, riskRank } from "../../ir.js";
+import { defineRule } from "../rule.js";
+
+const isGate = (n: IRNode): boolean => n.approval?.required === true || n.kind === "approval";
+
+export const rule = defineRule({
+  id: "unsafe-revision",
+  meta: {
+    description: "A revision that raises a step's risk, adds an external step or removes an approval, without an approval gate.",
+    defaultSeverity: "error",
+    needsOriginal: true,
+    messages: {
+      riskRaised:
+        'the revision raises the risk of step "{{step}}" from {{from}} to {{to}} without an approval gate; add approval: { required: true }',
+      newExternal: 'the revision adds external step "{{step}}" without an approval gate; add approval: { required: true }',
+      approvalRemoved: 'the revision removes the approval gate of step "{{step}}"; keep approval: { required: true }',
+    },
+  },
+  check(ctx) {
+    const { graph, originalGraph } = ctx;
+    if (!originalGraph) return;
+    const gatedAbove = graph.anyAncestor(isGate);
+    graph.nodes.forEach((node, i) => {
+      const gated = isGate(node) || gatedAbove[i] === 1;
+      const before = originalGraph.node(node.id);
+      const to = graph.effectiveRisk(node);
+      if (!before) {
+        if (to === "external" && !gated) {
+          ctx.report({ messageId: "newExternal", node: node.id, data: { step: node.id } });
+        }
+        return;
+      }
+      if (isGate(before) && !isGate(node)) {
+        // No path: the gate is gone, so the step is the place to point at.
+        ctx.report({ messageId: "approvalRemoved", node: node.id, data: { step: node.id } });
+        return;
+      }
+      const from = originalGraph.effectiveRisk(before);
+      if (riskRank(to) > riskRank(from) && !gated) {
+        // Point at what raised the risk: the declared label, else the tool that implies it.
+        const path = !node.riskInferred ? ["risk"] : node.tool !== undefined ? ["tool"] : undefined;
+        const report = { messageId: "riskRaised" as const, node: node.id, data: { step: node.id, from, to } };
+        ctx.report(path ? { ...report, path } : report);
+      }
+    });
+  },
+});

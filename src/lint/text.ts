@@ -1,0 +1,204 @@
+/**
+ * Text helpers shared by lint rules: content words of goals and criteria, and a
+ * canonical form of `with` arguments for duplicate detection. Pure functions over IR
+ * values; nothing here knows about positions.
+ */
+import { type IRNode, type Value, isExprValue, isTemplateValue } from "../ir.js";
+
+// Function words plus the filler planners put in every goal ("the task", "step"); what is
+// left says what a step is about.
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a an the and or but nor of to in on at by for from with without into onto over under " +
+    "about as is are was were be been being am do does did done doing has have had having " +
+    "it its this that these those there here then than so such very just also only not no " +
+    "yes all any each every some most more much many few other own same both either neither " +
+    "i me my we our us you your he she they them their his her what which who whom whose " +
+    "when where why how if else while until unless can could should would will shall may " +
+    "might must need needs via per etc e g ie eg up down out off again further once " +
+    "step steps task tasks thing things stuff"
+  ).split(" "),
+);
+
+/** Lower-cased alphanumeric runs of `text`, in order. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+/**
+ * A light suffix stripper so "anomalies"/"anomaly" and "parses"/"parsing"/"parsed"
+ * compare equal; crude on purpose: rules only ask whether two texts share a word.
+ */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("ing") && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith("ed") && word.length > 5) return word.slice(0, -2);
+  if (word.endsWith("es") && /(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
+/** True for a word that carries no meaning of its own (articles, pronouns, "step"). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** The distinct stemmed content words of `text` (stop words and 1-letter words dropped). */
+export function contentWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    if (w.length < 2 || STOP_WORDS.has(w)) continue;
+    out.add(stem(w));
+  }
+  return [...out];
+}
+
+/** Content words of `text` as a set, for membership tests. */
+export function contentWordSet(text: string): Set<string> {
+  return new Set(contentWords(text));
+}
+
+/**
+ * A canonical string for a `with` value: keys sorted, whitespace in strings and
+ * expressions collapsed, so two steps that call a tool with the same arguments written
+ * differently compare equal.
+ */
+export function normaliseValue(v: Value | undefined): string {
+  if (v === undefined) return "";
+  return JSON.stringify(canonical(v));
+}
+
+function canonical(v: Value): unknown {
+  if (v === null || typeof v === "boolean" || typeof v === "number") return v;
+  if (typeof v === "string") return v.trim().replace(/\s+/g, " ");
+  if (Array.isArray(v)) return v.map(canonical);
+  if (isExprValue(v)) return { $expr: squash(v.$expr) };
+  if (isTemplateValue(v)) return { $template: v.$template.map((p) => (typeof p === "string" ? p : { $expr: squash(p.$expr) })) };
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = canonical(v[k]!);
+  return out;
+}
+
+// Whitespace between tokens of an expression carries no meaning outside string literals;
+// dropping it everywhere may merge two literals that differ only in spacing, which is
+// harmless for a duplicate heuristic.
+function squash(expr: string): string {
+  return expr.replace(/\s+/g, "");
+}
+
+/** One expression a node holds, with the document path (below the step) that holds it. */
+export interface NodeExpression {
+  source: string;
+  path: ReadonlyArray<string | number>;
+}
+
+/** Every expression of a node: `with`, `when`, success checks, `repeat`, `for_each`, `idempotency_key`. */
+export function nodeExpressions(node: IRNode): NodeExpression[] {
+  const out: NodeExpression[] = [];
+  if (node.with) {
+    for (const [k, v] of Object.entries(node.with)) collectValueExprs(v, ["with", k], out);
+  }
+  if (node.when !== undefined) out.push({ source: node.when, path: ["when"] });
+  node.success.forEach((c, i) => {
+    if (c.check !== undefined) out.push({ source: c.check, path: ["success", i, "check"] });
+  });
+  if (node.repeat) out.push({ source: node.repeat.until, path: ["repeat", "until"] });
+  if (node.forEach) out.push({ source: node.forEach.items, path: ["for_each", "items"] });
+  if (node.idempotencyKey !== undefined && typeof node.idempotencyKey !== "string") {
+    collectValueExprs(node.idempotencyKey, ["idempotency_key"], out);
+  }
+  return out;
+}
+
+function collectValueExprs(v: Value, path: Array<string | number>, out: NodeExpression[]): void {
+  if (v === null || typeof v !== "object") return;
+  if (isExprValue(v)) {
+    out.push({ source: v.$expr, path });
+  } else if (isTemplateValue(v)) {
+    for (const p of v.$template) if (typeof p !== "string") out.push({ source: p.$expr, path });
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => collectValueExprs(x, [...path, i], out));
+  } else {
+    for (const [k, x] of Object.entries(v)) collectValueExprs(x, [...path, k], out);
+  }
+}
+
+/**
+ * Every literal string inside a `with` value, with its path; `part` is true for the
+ * literal pieces of an interpolated string.
+ */
+export function literalStrings(
+  v: Value,
+  path: Array<string | number>,
+  visit: (s: string, path: Array<string | number>, part: boolean) => void,
+): void {
+  if (typeof v === "string") {
+    visit(v, path, false);
+  } else if (v === null || typeof v !== "object" || isExprValue(v)) {
+    return;
+  } else if (isTemplateValue(v)) {
+    for (const p of v.$template) if (typeof p === "string") visit(p, path, true);
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => literalStrings(x, [...path, i], visit));
+  } else {
+    for (const [k, x] of Object.entries(v)) literalStrings(x, [...path, k], visit);
+  }
+}
+
+const STRING_LITERAL = /'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g;
+// A name not preceded by `.` (a property) or by a word/`-` character (the tail of a
+// hyphenated id or a number), and not followed by `(` (a function).
+const ROOT_NAME = /(^|[^.\w-])([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/g;
+
+/**
+ * The root names an expression reads (`inputs`, `steps`, `output`, `run`, `item`),
+ * ignoring string literals, property names after `.` and function names.
+ */
+export function expressionRoots(expr: string): Set<string> {
+  const code = expr.replace(STRING_LITERAL, '""');
+  const out = new Set<string>();
+  for (const m of code.matchAll(ROOT_NAME)) {
+    const name = m[2]!;
+    if (name !== "true" && name !== "false" && name !== "null") out.add(name);
+  }
+  return out;
+}
+
+const INPUT_REF = /\binputs\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\])/g;
+
+/** Names of the inputs an expression reads: `inputs.x` and `inputs["x"]`. */
+export function inputReferences(expr: string): string[] {
+  // A string literal that merely mentions "inputs.x" is not a reference.
+  const out: string[] = [];
+  for (const m of expr.matchAll(INPUT_REF)) {
+    const before = expr.slice(0, m.index);
+    if (insideString(before)) continue;
+    const name = m[1] ?? m[2] ?? m[3];
+    if (name) out.push(name);
+  }
+  return out;
+}
+
+// True when an odd number of unescaped quotes of one kind precede the match: the match
+// sits inside a string literal.
+function insideString(prefix: string): boolean {
+  let quote: string | undefined;
+  for (let i = 0; i < prefix.length; i++) {
+    const ch = prefix[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+    }
+  }
+  return quote !== undefined;
+}
+
+/** Joins ids as a readable list: `"a", "b" and "c"`. */
+export function quoteList(ids: readonly string[]): string {
+  const q = ids.map((id) => `"${id}"`);
+  if (q.length <= 1) return q.join("");
+  return `${q.slice(0, -1).join(", ")} and ${q[q.length - 1]!}`;
+}

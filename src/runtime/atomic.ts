@@ -1,0 +1,60 @@
+/**
+ * Durable file primitives. An atomic replace is: write a temp file in the same
+ * directory, fsync it, rename it over the target, fsync the directory — so a reader
+ * (or a process resumed after SIGKILL or power loss) sees the old or the new file,
+ * never a torn one.
+ */
+import { closeSync, fdatasyncSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+
+let tempCounter = 0;
+
+/** The temp name for `file`: hidden, in the same directory (rename is atomic only within one file system). */
+export function tempNameFor(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+}
+
+/** Fsyncs a directory so a rename or create inside it survives power loss. */
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Atomically replaces `file` with `data`. With `durable` the data and the rename reach
+ * stable storage before this returns; without it the replace is still atomic against a
+ * process crash (the page cache survives SIGKILL), just not against power loss.
+ * `dirFd` lets a caller that writes often keep the directory open.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
+  const tmp = tempNameFor(file);
+  const fd = openSync(tmp, "w", 0o644);
+  try {
+    writeAll(fd, data);
+    if (durable) fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  if (durable) {
+    if (dirFd !== undefined) fsyncSync(dirFd);
+    else fsyncDir(dirname(file));
+  }
+}
+
+/** Writes every byte (writeSync may write less than asked). */
+export function writeAll(fd: number, data: string | Uint8Array): void {
+  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+/** sha256 of a string or bytes, as lowercase hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}

@@ -1,0 +1,83 @@
+/**
+ * One attempt of a step, from idempotency lookup to stored result: a recorded key
+ * adopts the recorded result without calling the tool; otherwise the body runs under
+ * the step timeout, the output is checked (schema, success criteria) and stored, and
+ * the key is recorded durably before the scheduler may mark the step done.
+ */
+import type { IRNode } from "../ir.js";
+import type { EvalEnv } from "../compiler/expr/index.js";
+import { evaluateCriteria, type Judge } from "./criteria.js";
+import type { Gateway } from "./gateway.js";
+import { outputSchemaError } from "./output-schema.js";
+import { StepTimeoutError } from "./retry.js";
+import { runStepBody } from "./step.js";
+import type { ArtifactRef, NodeState, Store } from "./store.js";
+
+export type AttemptResult =
+  | { kind: "ok"; output: unknown; art: ArtifactRef; adopted: boolean }
+  | { kind: "ask"; output: unknown; art: ArtifactRef; criterion: string }
+  | { kind: "error"; error: unknown };
+
+export interface AttemptInput {
+  node: IRNode;
+  state: NodeState;
+  env: EvalEnv;
+  key?: string;
+  store: Store;
+  gateway: Gateway;
+  runSignal: AbortSignal;
+  trace: (id: string) => NodeState | undefined;
+  emit: (type: string, data: Record<string, unknown>) => void;
+}
+
+/** Runs one attempt; never throws (failures come back as `{ kind: "error" }`). */
+export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
+  const { node, store, gateway } = a;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (a.key !== undefined) {
+      const rec = (await store.readIdempotency())[a.key];
+      if (rec) {
+        a.emit("idempotency.hit", { node: node.id, key: a.key, resultRef: rec.resultRef });
+        const output = rec.resultRef ? await store.getArtifact(rec.resultRef) : null;
+        const art = rec.resultRef ? { ref: rec.resultRef, hash: rec.resultRef.slice("artifacts/".length, -".json".length) } : await store.putArtifact(null, true);
+        return { kind: "ok", output, art, adopted: true };
+      }
+    }
+    const stepAbort = new AbortController();
+    if (node.timeoutMs !== undefined) {
+      const ms = node.timeoutMs;
+      timer = setTimeout(() => stepAbort.abort(new StepTimeoutError(node.id, ms)), ms);
+    }
+    const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
+    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key };
+    const output = await runStepBody(node, a.env, gateway, cc);
+    clearTimeout(timer);
+    const schemaError = await outputSchemaError(node, output);
+    if (schemaError) throw new Error(schemaError);
+    const judge: Judge | undefined = gateway.has("judge")
+      ? async (criterion, out) => normaliseVerdict(await gateway.call("judge", { criterion, output: out, step: node.id, goal: node.goal }, cc, true))
+      : undefined;
+    const verdict = await evaluateCriteria(node, output, a.env, a.state, a.trace, judge);
+    if (verdict.ok === false) throw new Error(verdict.error);
+    // Durable when keyed: the idempotency record must never point at a lost artifact.
+    const art = await store.putArtifact(output, a.key !== undefined);
+    if (a.key !== undefined) await store.recordIdempotency(a.key, art.ref);
+    if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
+    return { kind: "ok", output, art, adopted: false };
+  } catch (error) {
+    return { kind: "error", error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A judge tool may return a boolean or `{ pass | ok, reason? }`. */
+function normaliseVerdict(v: unknown): { pass: boolean; reason?: string } {
+  if (typeof v === "boolean") return { pass: v };
+  if (v && typeof v === "object") {
+    const o = v as { pass?: unknown; ok?: unknown; reason?: unknown };
+    return { pass: o.pass === true || o.ok === true, reason: typeof o.reason === "string" ? o.reason : undefined };
+  }
+  return { pass: false, reason: "the judge tool returned no verdict" };
+}

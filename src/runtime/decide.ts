@@ -1,0 +1,61 @@
+/** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
+import type { PlanIR } from "../ir.js";
+import { loadRun, openRun } from "./run.js";
+import { nowIso, type Decision, type RunState } from "./store.js";
+
+/** A decision that cannot be recorded (unknown step, no gate, not an approver, already decided). */
+export class DecisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DecisionError";
+  }
+}
+
+export interface DecideResult {
+  kind: "approval" | "judge";
+  state: RunState;
+  plan: PlanIR;
+}
+
+/** Records `decision` on `step` of the run in `dir`; the run continues on `resume`. */
+export async function decide(
+  dir: string,
+  step: string,
+  decision: Decision["decision"],
+  by: string,
+  note?: string,
+): Promise<DecideResult> {
+  const store = openRun(dir);
+  await store.lock();
+  try {
+    const { state, plan } = await loadRun(store);
+    const node = plan.nodes.find((n) => n.id === step);
+    const st = state.nodes[step];
+    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+    const record: Decision = { decision, by, at: nowIso(), ...(note ? { note } : {}) };
+    let kind: DecideResult["kind"];
+    if (st.awaiting?.kind === "judge") {
+      kind = "judge";
+      st.judgeDecision = record;
+    } else if (st.awaiting?.kind === "interrupted") {
+      throw new DecisionError(`step "${step}" was interrupted mid-call, not waiting for approval; resume with --rerun-interrupted to run it again`);
+    } else if (node.approval?.required) {
+      kind = "approval";
+      if (st.status !== "pending") throw new DecisionError(`step "${step}" is already ${st.status}`);
+      if (st.decision) throw new DecisionError(`step "${step}" was already ${st.decision.decision} by ${st.decision.by}`);
+      const approvers = node.approval.approvers;
+      if (approvers.length > 0 && !approvers.includes(by)) {
+        throw new DecisionError(`"${by}" may not decide step "${step}": its approvers are ${approvers.join(", ")}`);
+      }
+      st.decision = record;
+    } else {
+      throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
+    }
+    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}) });
+    await store.writeState(state);
+    await store.syncEvents();
+    return { kind, state, plan };
+  } finally {
+    await store.unlock();
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Expression environments for a step: built only from the run's inputs and the outputs
+ * of the steps the node consumes (SPEC §5 resume (4): a node's context is rebuilt from
+ * the artifacts of the steps it references, nothing else).
+ */
+import type { IRNode } from "../ir.js";
+import type { EvalEnv } from "../compiler/expr/index.js";
+
+export interface OutputSource {
+  inputs: Record<string, unknown>;
+  runId: string;
+  status(id: string): string | undefined;
+  output(id: string): Promise<unknown>;
+}
+
+/** The environment `with`, `when`, keys and success checks of `node` are evaluated in. */
+export async function envFor(node: IRNode, src: OutputSource): Promise<EvalEnv> {
+  const steps: Record<string, { output?: unknown; status?: string }> = {};
+  for (const id of node.consumes) {
+    const status = src.status(id);
+    steps[id] = { output: status === "done" ? await src.output(id) : null, status };
+  }
+  return { inputs: src.inputs, steps, run: { id: src.runId } };
+}

@@ -1,0 +1,131 @@
+/**
+ * The tool gateway (sandbox): every tool call of a step goes through `call`, which
+ * refuses a tool outside the step's `tool`/`allowed_tools` or above the step's risk
+ * (recorded as a `violation` event, never executed), enforces `max_tool_calls`, and logs
+ * the call with secrets redacted.
+ */
+import { riskRank, type IRNode, type PlanIR } from "../ir.js";
+import { redact } from "./redact.js";
+import type { RunState } from "./store.js";
+import { effectiveRisk } from "./tools/registry.js";
+import type { ToolContext, ToolImpl } from "./tools/types.js";
+import { PathEscapeError } from "./tools/workspace.js";
+
+/** A refused call: fails the step without retry. */
+export class ViolationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ViolationError";
+  }
+}
+
+/** A run-level limit was hit: the run terminates. */
+export class LimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LimitError";
+  }
+}
+
+export interface CallContext {
+  node: IRNode;
+  attempt: number;
+  signal: AbortSignal;
+  idempotencyKey?: string;
+}
+
+export class Gateway {
+  constructor(
+    private readonly plan: PlanIR,
+    private readonly registry: ReadonlyMap<string, ToolImpl>,
+    private readonly emit: (type: string, data: Record<string, unknown>) => void,
+    private readonly state: RunState,
+    private readonly workspace: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  has(name: string): boolean {
+    return this.registry.has(name);
+  }
+
+  private violation(node: IRNode, tool: string, reason: string): never {
+    this.emit("violation", { node: node.id, tool, reason });
+    throw new ViolationError(`step "${node.id}" may not call tool "${tool}": ${reason}`);
+  }
+
+  /** Calls `tool` for a step after the sandbox checks; `system` calls (the judge) skip the allowed-tools check. */
+  async call(tool: string, args: Record<string, unknown>, cc: CallContext, system = false): Promise<unknown> {
+    const { node } = cc;
+    const impl = this.registry.get(tool);
+    if (!system) {
+      if (!node.allowedTools.includes(tool)) {
+        this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
+      }
+      if (!impl) this.violation(node, tool, "no such tool");
+      const risk = effectiveRisk(this.plan, tool, impl);
+      if (riskRank(risk) > riskRank(node.risk)) {
+        this.violation(node, tool, `the tool's risk ${risk} is above the step's risk ${node.risk}`);
+      }
+    }
+    if (!impl) throw new ViolationError(`no tool "${tool}"`);
+    const max = this.plan.limits.maxToolCalls;
+    if (max !== undefined && this.state.budget.toolCalls >= max) {
+      this.emit("limit", { node: node.id, limit: "max_tool_calls", value: max });
+      throw new LimitError(`max_tool_calls (${max}) reached`);
+    }
+    this.state.budget.toolCalls++;
+    cc.signal.throwIfAborted();
+    const ctx: ToolContext = {
+      signal: cc.signal,
+      runId: this.state.runId,
+      stepId: node.id,
+      attempt: cc.attempt,
+      workspace: this.workspace,
+      idempotencyKey: cc.idempotencyKey,
+      callTool: (name, a) => this.call(name, a, cc),
+    };
+    const started = performance.now();
+    this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, this.secrets) });
+    try {
+      const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.signal);
+      this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });
+      return result;
+    } catch (err) {
+      const error = err instanceof PathEscapeError ? err.message : errorMessage(err);
+      if (err instanceof PathEscapeError) this.emit("violation", { node: node.id, tool, reason: err.message });
+      this.emit("tool.result", {
+        node: node.id,
+        tool,
+        ok: false,
+        ms: Math.round(performance.now() - started),
+        error: redact(error, this.secrets),
+      });
+      if (err instanceof PathEscapeError) throw new ViolationError(`step "${node.id}": ${err.message}`);
+      throw err;
+    }
+  }
+}
+
+/** The message of anything thrown. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Settles with `p`, or rejects as soon as `signal` aborts even if the tool ignores it. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}

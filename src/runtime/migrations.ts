@@ -1,0 +1,92 @@
+/**
+ * State migrations, by `schemaVersion`: each entry turns a state of version n into
+ * version n + 1, so a run started by an older planspec resumes under a newer one.
+ * After migrating, the state is validated against schemas/state.schema.json.
+ */
+import { readFileSync } from "node:fs";
+import { STATE_SCHEMA_VERSION, type RunState } from "./store.js";
+
+type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * v0 (planspec 0.x): no schemaVersion, steps under `steps` with `state`/`tries`/`error`/
+ * `artifact`, the tool-call count at top level, no revisions.
+ */
+function v0ToV1(old: Record<string, unknown>): Record<string, unknown> {
+  const steps = (old.steps ?? {}) as Record<string, Record<string, unknown>>;
+  const nodes: Record<string, unknown> = {};
+  for (const [id, s] of Object.entries(steps)) {
+    const artifact = typeof s.artifact === "string" ? s.artifact : undefined;
+    nodes[id] = clean({
+      status: s.state,
+      attempts: typeof s.tries === "number" ? s.tries : 0,
+      lastError: typeof s.error === "string" ? s.error : undefined,
+      startedAt: s.startedAt,
+      endedAt: s.endedAt,
+      outputRef: artifact ? `artifacts/${artifact}.json` : undefined,
+      outputHash: artifact,
+    });
+  }
+  const createdAt = String(old.createdAt ?? old.updatedAt ?? new Date(0).toISOString());
+  return clean({
+    schemaVersion: 1,
+    stateVersion: typeof old.version === "number" ? old.version : 1,
+    runId: old.runId,
+    planHash: old.planHash,
+    revision: 0,
+    status: old.status,
+    createdAt,
+    updatedAt: String(old.updatedAt ?? createdAt),
+    inputs: old.inputs ?? {},
+    nodes,
+    budget: { toolCalls: typeof old.toolCalls === "number" ? old.toolCalls : 0, startedAt: createdAt, elapsedMs: 0 },
+  });
+}
+
+function clean(o: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** The registry: `migrations[n]` upgrades a version-n state to n + 1. */
+export const migrations: Readonly<Record<number, Migration>> = { 0: v0ToV1 };
+
+/** A state file that cannot be read as any known version. */
+export class StateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StateError";
+  }
+}
+
+type Validate = ((d: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+let validator: Validate | undefined;
+
+async function validate(state: unknown): Promise<void> {
+  if (!validator) {
+    const { Ajv } = await import("ajv");
+    const schema = JSON.parse(readFileSync(new URL("../../schemas/state.schema.json", import.meta.url), "utf8")) as object;
+    validator = new Ajv({ strict: false, validateFormats: false }).compile(schema) as Validate;
+  }
+  if (!validator(state)) {
+    const e = validator.errors?.[0];
+    throw new StateError(`state.json is invalid: ${e ? `${e.instancePath || "(root)"} ${e.message ?? ""}` : "unknown error"}`);
+  }
+}
+
+/** Migrates a raw state to the current version and validates it; reports the version it started from. */
+export async function loadState(raw: unknown): Promise<{ state: RunState; migratedFrom?: number }> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new StateError("state.json is not an object");
+  let doc = raw as Record<string, unknown>;
+  const from = typeof doc.schemaVersion === "number" ? doc.schemaVersion : 0;
+  if (from > STATE_SCHEMA_VERSION) {
+    throw new StateError(`state.json has schemaVersion ${from}; this planspec reads up to ${STATE_SCHEMA_VERSION}`);
+  }
+  for (let v = from; v < STATE_SCHEMA_VERSION; v++) {
+    const m = migrations[v];
+    if (!m) throw new StateError(`no migration from state schemaVersion ${v}`);
+    doc = m(doc);
+  }
+  await validate(doc);
+  return { state: doc as unknown as RunState, ...(from !== STATE_SCHEMA_VERSION ? { migratedFrom: from } : {}) };
+}

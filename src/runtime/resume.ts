@@ -1,0 +1,128 @@
+/**
+ * Resume checks (SPEC §5 resume (2)-(3)): done steps whose artifact is missing or altered
+ * go back to pending with their descendants; steps found `running` were interrupted and
+ * are adopted (idempotency record), re-run (risk read, or --rerun-interrupted) or held
+ * for a person (write/external without a record); failed steps get a fresh start.
+ */
+import type { IRNode, PlanIR } from "../ir.js";
+import { envFor } from "./env.js";
+import { evaluateKey } from "./keys.js";
+import { resetNode, transition } from "./states.js";
+import { nowIso, type RunState, type Store } from "./store.js";
+
+export interface ResumeReport {
+  reset: Array<{ node: string; reason: string }>;
+  adopted: string[];
+  /** Interrupted write/external steps without a record: the run cannot continue without a person. */
+  blocked: Array<{ node: string; risk: string }>;
+}
+
+type Emit = (type: string, data: Record<string, unknown>) => void;
+
+/** Repairs `state` in memory for a resume; the caller writes it. */
+export async function checkForResume(
+  plan: PlanIR,
+  state: RunState,
+  store: Store,
+  opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string> },
+): Promise<ResumeReport> {
+  const report: ResumeReport = { reset: [], adopted: [], blocked: [] };
+  const children = new Map<string, string[]>();
+  for (const n of plan.nodes) {
+    state.nodes[n.id] ??= { status: "pending", attempts: 0 };
+    for (const d of n.dependsOn) {
+      const list = children.get(d) ?? [];
+      list.push(n.id);
+      children.set(d, list);
+    }
+  }
+  const reset = (id: string, reason: string) => {
+    const st = state.nodes[id]!;
+    if (st.status === "pending" && !st.awaiting) return;
+    const from = st.status;
+    resetNode(st);
+    for (const k of ["outputRef", "outputHash", "lastError", "startedAt", "endedAt", "skipReason", "awaiting", "judgeDecision", "idempotencyKey"] as const) delete st[k];
+    report.reset.push({ node: id, reason });
+    opts.emit("node.reset", { node: id, from, reason });
+  };
+  const resetWithDescendants = (id: string, reason: string) => {
+    const stack = [id];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const cur = stack.pop()!;
+      if (seen.has(cur)) continue;
+      seen.add(cur);
+      const st = state.nodes[cur]!;
+      // A rejected gate stays rejected: a person decided it.
+      if (cur !== id && st.decision?.decision === "rejected") continue;
+      reset(cur, cur === id ? reason : `depends on "${id}", which was reset`);
+      stack.push(...(children.get(cur) ?? []));
+    }
+  };
+
+  const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
+  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
+  for (const id of order) {
+    const st = state.nodes[id]!;
+    if (st.status === "done" && !(st.outputRef && st.outputHash && (await store.checkArtifact(st.outputRef, st.outputHash)))) {
+      resetWithDescendants(id, "its output artifact is missing or altered");
+    }
+  }
+  if (opts.changedInputs && opts.changedInputs.size > 0) {
+    for (const n of plan.nodes) {
+      if (readsInputs(n, opts.changedInputs)) resetWithDescendants(n.id, "an input it reads changed");
+    }
+  }
+
+  const src = {
+    inputs: state.inputs,
+    runId: state.runId,
+    status: (id: string) => state.nodes[id]?.status,
+    output: async (id: string) => {
+      const ref = state.nodes[id]?.outputRef;
+      return ref ? store.getArtifact(ref) : null;
+    },
+  };
+  const records = await store.readIdempotency();
+  for (const id of order) {
+    const node = byId.get(id)!;
+    const st = state.nodes[id]!;
+    if (st.status === "failed") {
+      reset(id, "failed in an earlier session; retried on resume");
+      continue;
+    }
+    if (st.status !== "running" || st.awaiting?.kind === "judge") continue;
+    let key: string | undefined;
+    try {
+      key = evaluateKey(node, await envFor(node, src));
+    } catch {
+      key = undefined;
+    }
+    const rec = key !== undefined ? records[key] : undefined;
+    if (rec && rec.resultRef) {
+      st.outputRef = rec.resultRef;
+      st.outputHash = rec.resultRef.slice("artifacts/".length, -".json".length);
+      delete st.awaiting;
+      transition(id, st, "done");
+      st.endedAt = nowIso();
+      report.adopted.push(id);
+      opts.emit("node.adopted", { node: id, key, resultRef: rec.resultRef });
+      opts.emit("node.transition", { node: id, from: "running", to: "done", attempt: st.attempts });
+    } else if (node.risk === "read" || opts.rerunInterrupted) {
+      reset(id, node.risk === "read" ? "interrupted; a read step is re-run" : "interrupted; re-run allowed by --rerun-interrupted");
+    } else {
+      st.awaiting ??= { kind: "interrupted", since: nowIso() };
+      report.blocked.push({ node: id, risk: node.risk });
+    }
+  }
+  return report;
+}
+
+/** Whether a node's expressions mention one of `names` as `inputs.<name>`. */
+function readsInputs(node: IRNode, names: ReadonlySet<string>): boolean {
+  const text = JSON.stringify([node.with, node.when, node.idempotencyKey, node.forEach, node.repeat, node.success]);
+  for (const m of text.matchAll(/\binputs\s*\.\s*([A-Za-z_][\w-]*)|\binputs\s*\[\s*\\?["']([^"'\\]+)/g)) {
+    if (names.has(m[1] ?? m[2] ?? "")) return true;
+  }
+  return false;
+}

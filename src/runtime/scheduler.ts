@@ -1,0 +1,389 @@
+/**
+ * The scheduler: runs ready steps concurrently up to a limit, applies the state machine,
+ * and writes state.json once per loop turn — after applying finished steps and marking
+ * newly started ones `running`, before their tools are called. A linear plan thus costs
+ * one durable state write per step, and a crash anywhere leaves a state that names
+ * every step whose tool may have run as `running`.
+ */
+import type { IRNode, PlanIR } from "../ir.js";
+import type { EvalEnv } from "../compiler/expr/index.js";
+import { runAttempt, type AttemptResult } from "./attempt.js";
+import { envFor, type OutputSource } from "./env.js";
+import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
+import { evaluateKey, evaluateWhen } from "./keys.js";
+import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
+import { transition, type RunStatus } from "./states.js";
+import { PermanentStepError } from "./step.js";
+import { nowIso, type NodeState, type RunState, type Store } from "./store.js";
+
+export interface SchedulerOptions {
+  concurrency: number;
+  /** Called for every event this process appends (progress display). */
+  emit: (type: string, data: Record<string, unknown>) => void;
+}
+
+export interface RunOutcome {
+  status: RunStatus;
+  reason?: string;
+}
+
+interface Launch {
+  i: number;
+  env: EvalEnv;
+  key?: string;
+}
+
+type Completion = AttemptResult & { i: number };
+
+export class Scheduler implements OutputSource {
+  private readonly nodes: IRNode[];
+  private readonly children: number[][];
+  private readonly unmet: Int32Array;
+  private readonly ready: number[] = [];
+  private readyHead = 0;
+  private readonly completions: Completion[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly outputs = new Map<string, unknown>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly runAbort = new AbortController();
+  private running = 0;
+  private parked = 0;
+  private rejected: string | undefined;
+  private stopping: RunOutcome | undefined;
+  private wakeResolve: (() => void) | undefined;
+  private woken = false;
+  private readonly sessionStart = Date.now();
+  private readonly elapsedBefore: number;
+  readonly inputs: Record<string, unknown>;
+  readonly runId: string;
+
+  constructor(
+    private readonly plan: PlanIR,
+    private readonly state: RunState,
+    private readonly store: Store,
+    private readonly gateway: Gateway,
+    private readonly opts: SchedulerOptions,
+  ) {
+    this.inputs = state.inputs;
+    this.runId = state.runId;
+    this.elapsedBefore = state.budget.elapsedMs;
+    const byId = new Map<string, number>();
+    const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
+    const nodeById = new Map(plan.nodes.map((n) => [n.id, n]));
+    this.nodes = order.map((id) => nodeById.get(id)!);
+    this.nodes.forEach((n, i) => byId.set(n.id, i));
+    this.children = this.nodes.map(() => []);
+    this.unmet = new Int32Array(this.nodes.length);
+    this.nodes.forEach((n, i) => {
+      for (const d of n.dependsOn) {
+        const j = byId.get(d);
+        if (j === undefined) continue;
+        this.children[j]!.push(i);
+        const s = state.nodes[d]?.status;
+        if (s !== "done" && s !== "skipped") this.unmet[i]!++;
+      }
+    });
+  }
+
+  status(id: string): string | undefined {
+    return this.state.nodes[id]?.status;
+  }
+
+  async output(id: string): Promise<unknown> {
+    if (this.outputs.has(id)) return this.outputs.get(id);
+    const ref = this.state.nodes[id]?.outputRef;
+    const value = ref ? await this.store.getArtifact(ref) : null;
+    this.outputs.set(id, value);
+    return value;
+  }
+
+  private ns(i: number): NodeState {
+    return this.state.nodes[this.nodes[i]!.id]!;
+  }
+
+  private move(i: number, to: NodeState["status"], error?: string): void {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    const from = st.status;
+    transition(node.id, st, to, maxAttemptsOf(node));
+    if (to === "running") {
+      st.startedAt = nowIso();
+      st.endedAt = undefined;
+    } else {
+      st.endedAt = nowIso();
+    }
+    if (error !== undefined) st.lastError = error;
+    this.dirty.add(node.id);
+    this.opts.emit("node.transition", { node: node.id, from, to, attempt: st.attempts, ...(error !== undefined ? { error } : {}) });
+  }
+
+  private settle(i: number): void {
+    for (const c of this.children[i]!) {
+      if (--this.unmet[c]! === 0 && this.ns(c).status === "pending") this.ready.push(c);
+    }
+  }
+
+  private skip(i: number, reason: string): void {
+    this.ns(i).skipReason = reason;
+    this.move(i, "skipped");
+    this.settle(i);
+  }
+
+  private stop(outcome: RunOutcome): void {
+    if (this.stopping && this.stopping.status === "terminated") return;
+    this.stopping = outcome;
+    if (outcome.status === "terminated") this.runAbort.abort(new LimitError(outcome.reason ?? "terminated"));
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private wake(): void {
+    this.woken = true;
+    const r = this.wakeResolve;
+    this.wakeResolve = undefined;
+    r?.();
+  }
+
+  private sleep(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((r) => {
+      this.wakeResolve = () => {
+        this.woken = false;
+        r();
+      };
+    });
+  }
+
+  /** Runs until nothing more can run; returns the run's new status. */
+  async run(): Promise<RunOutcome> {
+    this.initialise();
+    this.state.status = "running";
+    this.state.reason = undefined;
+    const limit = this.plan.limits.runTimeoutMs;
+    let runTimer: NodeJS.Timeout | undefined;
+    if (limit !== undefined) {
+      runTimer = setTimeout(() => {
+        this.opts.emit("limit", { limit: "run_timeout", value: limit });
+        this.stop({ status: "terminated", reason: `run_timeout (${limit}ms) reached` });
+        this.wake();
+      }, Math.max(0, limit - this.elapsedBefore));
+    }
+    try {
+      for (;;) {
+        this.drain();
+        const launches: Launch[] = [];
+        while (!this.stopping && this.running + launches.length < this.opts.concurrency && this.readyHead < this.ready.length) {
+          const launch = await this.prepare(this.ready[this.readyHead++]!);
+          if (launch) launches.push(launch);
+        }
+        if (this.dirty.size > 0) await this.commit();
+        for (const l of launches) {
+          this.running++;
+          void this.execute(l);
+        }
+        const more = !this.stopping && this.readyHead < this.ready.length;
+        if (this.running === 0 && this.timers.size === 0 && this.completions.length === 0 && !more) break;
+        if (!more || this.running >= this.opts.concurrency) await this.sleep();
+      }
+    } finally {
+      if (runTimer) clearTimeout(runTimer);
+    }
+    const outcome = this.outcome();
+    this.state.status = outcome.status;
+    this.state.reason = outcome.reason;
+    await this.commit();
+    this.opts.emit(outcome.status === "paused" ? "run.paused" : "run.finished", { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+    await this.store.syncEvents();
+    return outcome;
+  }
+
+  private initialise(): void {
+    // Ready steps first: finishing a judged step below makes its children ready itself.
+    this.nodes.forEach((_n, i) => {
+      if (this.ns(i).status === "pending" && this.unmet[i] === 0) this.ready.push(i);
+    });
+    this.nodes.forEach((n, i) => {
+      const st = this.ns(i);
+      if (st.status === "pending") return;
+      if (st.status === "running" && st.awaiting?.kind === "judge") this.finishJudged(i);
+      else if (st.status === "running") throw new Error(`bug: step "${n.id}" is running when the scheduler starts`);
+      else if (st.status === "failed") this.stop({ status: "failed", reason: `step "${n.id}" failed: ${st.lastError ?? "unknown error"}` });
+    });
+  }
+
+  /** A step paused on a `judge` criterion: a recorded decision finishes it. */
+  private finishJudged(i: number): void {
+    const st = this.ns(i);
+    const d = st.judgeDecision;
+    if (!d) {
+      this.parked++;
+      return;
+    }
+    st.awaiting = undefined;
+    if (d.decision === "approved") {
+      this.move(i, "done");
+      this.settle(i);
+    } else {
+      this.move(i, "failed", `judged not met by ${d.by}${d.note ? `: ${d.note}` : ""}`);
+      this.stop({ status: "failed", reason: `step "${this.nodes[i]!.id}" was judged not met by ${d.by}` });
+    }
+  }
+
+  /** Decides what a ready step does now: skip, wait for a person, or start. */
+  private async prepare(i: number): Promise<Launch | undefined> {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    if (st.status !== "pending" && st.status !== "failed") return undefined;
+    const retry = st.status === "failed";
+    if (!retry) {
+      if (node.dependsOn.length > 0 && node.dependsOn.every((d) => this.state.nodes[d]?.status === "skipped")) {
+        this.skip(i, "all its needs were skipped");
+        return undefined;
+      }
+      if (node.approval?.required && !this.gate(i)) return undefined;
+    }
+    const env = await envFor(node, this);
+    let key: string | undefined;
+    try {
+      if (!retry && node.when !== undefined && !evaluateWhen(node, env)) {
+        this.skip(i, `when is false: ${node.when}`);
+        return undefined;
+      }
+      key = evaluateKey(node, env);
+    } catch (err) {
+      this.move(i, "running");
+      this.move(i, "failed", errorMessage(err));
+      this.stop({ status: "failed", reason: `step "${node.id}" failed: ${errorMessage(err)}` });
+      return undefined;
+    }
+    st.awaiting = undefined;
+    this.move(i, "running");
+    return { i, env, key };
+  }
+
+  /** The approval gate: true when the step may start now. */
+  private gate(i: number): boolean {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    const d = st.decision;
+    if (d?.decision === "approved") return true;
+    if (d?.decision === "rejected") {
+      this.rejected ??= `step "${node.id}" was rejected by ${d.by}${d.note ? `: ${d.note}` : ""}`;
+      this.skip(i, `rejected by ${d.by}`);
+      return false;
+    }
+    const timeout = node.approval?.timeoutMs;
+    if (st.awaiting && timeout !== undefined && Date.now() - Date.parse(st.awaiting.since) > timeout) {
+      this.rejected ??= `approval of step "${node.id}" timed out`;
+      this.skip(i, "approval timed out");
+      return false;
+    }
+    if (!st.awaiting) {
+      st.awaiting = { kind: "approval", since: nowIso() };
+      this.dirty.add(node.id);
+      this.opts.emit("approval.requested", { node: node.id, approvers: node.approval?.approvers ?? [] });
+    }
+    this.parked++;
+    return false;
+  }
+
+  private async execute(l: Launch): Promise<void> {
+    const node = this.nodes[l.i]!;
+    const result = await runAttempt({
+      node,
+      state: this.ns(l.i),
+      env: l.env,
+      key: l.key,
+      store: this.store,
+      gateway: this.gateway,
+      runSignal: this.runAbort.signal,
+      trace: (id) => this.state.nodes[id],
+      emit: this.opts.emit,
+    });
+    this.complete({ i: l.i, ...result });
+  }
+
+  private complete(c: Completion): void {
+    this.running--;
+    this.completions.push(c);
+    this.wake();
+  }
+
+  /** Applies finished steps to the state (in memory; the loop commits). */
+  private drain(): void {
+    while (this.completions.length > 0) {
+      const c = this.completions.shift()!;
+      const node = this.nodes[c.i]!;
+      const st = this.ns(c.i);
+      if (c.kind === "ok" || c.kind === "ask") {
+        st.outputRef = c.art.ref;
+        st.outputHash = c.art.hash;
+        this.outputs.set(node.id, c.output);
+      }
+      if (c.kind === "ok") {
+        st.lastError = undefined;
+        this.move(c.i, "done");
+        this.settle(c.i);
+      } else if (c.kind === "ask") {
+        st.awaiting = { kind: "judge", since: nowIso(), criterion: c.criterion };
+        this.dirty.add(node.id);
+        this.parked++;
+        this.opts.emit("judge.requested", { node: node.id, criterion: c.criterion });
+      } else {
+        this.fail(c.i, c.error);
+      }
+    }
+  }
+
+  private fail(i: number, err: unknown): void {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    const aborted = this.runAbort.signal.aborted;
+    const message = aborted && this.stopping ? `${errorMessage(err)} (${this.stopping.reason ?? "run stopped"})` : errorMessage(err);
+    this.move(i, "failed", message);
+    if (err instanceof LimitError) {
+      this.stop({ status: "terminated", reason: err.message });
+      return;
+    }
+    if (aborted) return;
+    const permanent = err instanceof ViolationError || err instanceof PermanentStepError;
+    if (!permanent && !this.stopping && st.attempts < maxAttemptsOf(node)) {
+      const delay = backoffMs(node, st.attempts);
+      this.opts.emit("retry", { node: node.id, attempt: st.attempts, nextAttempt: st.attempts + 1, delayMs: delay, error: message });
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.ready.push(i);
+        this.wake();
+      }, delay);
+      this.timers.add(t);
+      return;
+    }
+    const reason = `step "${node.id}" failed${st.attempts > 1 ? ` after ${st.attempts} attempts` : ""}: ${message}`;
+    this.stop({ status: err instanceof StepTimeoutError ? "terminated" : "failed", reason });
+  }
+
+  private async commit(): Promise<void> {
+    this.state.budget.elapsedMs = this.elapsedBefore + (Date.now() - this.sessionStart);
+    const dirty = [...this.dirty];
+    this.dirty.clear();
+    await this.store.writeState(this.state, dirty);
+  }
+
+  private outcome(): RunOutcome {
+    if (this.stopping) return this.stopping;
+    if (this.parked > 0) {
+      const waiting = this.nodes.filter((n) => this.state.nodes[n.id]!.awaiting).map((n) => n.id);
+      return { status: "paused", reason: `waiting for a decision on ${waiting.map((w) => `"${w}"`).join(", ")}` };
+    }
+    if (this.rejected) return { status: "failed", reason: this.rejected };
+    const open = this.nodes.find((n) => {
+      const s = this.state.nodes[n.id]!.status;
+      return s !== "done" && s !== "skipped";
+    });
+    if (open) return { status: "failed", reason: `step "${open.id}" could not run` };
+    return { status: "done" };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The run state and the Store interface. The file store (`file-store.ts`) is the
+ * embedded default; anything that implements `Store` (e.g. a PostgreSQL store) can hold
+ * a run instead, because the scheduler and resume talk only to this interface.
+ */
+import type { PlanIR } from "../ir.js";
+import type { NodeStatus, RunStatus } from "./states.js";
+
+export const STATE_SCHEMA_VERSION = 1;
+
+export interface Decision {
+  decision: "approved" | "rejected";
+  by: string;
+  note?: string;
+  at: string;
+}
+
+/** What a node waits for while the run is paused. */
+export interface Awaiting {
+  kind: "approval" | "judge" | "interrupted";
+  since: string;
+  /** For `judge`: the criterion text a person must decide. */
+  criterion?: string;
+}
+
+export interface NodeState {
+  status: NodeStatus;
+  attempts: number;
+  lastError?: string;
+  startedAt?: string;
+  endedAt?: string;
+  /** `artifacts/<sha256>.json`: the step's result; state holds references only. */
+  outputRef?: string;
+  outputHash?: string;
+  /** The evaluated idempotency key of the current attempt (evaluated before the call). */
+  idempotencyKey?: string;
+  /** Why the node was skipped (`when` false, only skipped needs, rejected). */
+  skipReason?: string;
+  /** The decision on the step's approval gate. */
+  decision?: Decision;
+  /** A person's decision on a `judge` criterion (when no judge tool is registered). */
+  judgeDecision?: Decision;
+  awaiting?: Awaiting;
+}
+
+export interface RunState {
+  schemaVersion: number;
+  /** +1 per write: a reader can tell two states apart and order them. */
+  stateVersion: number;
+  runId: string;
+  planHash: string;
+  /** 0 for the plan the run started with, n for `revisions/<n>.ir.json`. */
+  revision: number;
+  status: RunStatus;
+  /** Why the run is paused, failed or terminated, in one line. */
+  reason?: string;
+  createdAt: string;
+  updatedAt: string;
+  inputs: Record<string, unknown>;
+  nodes: Record<string, NodeState>;
+  /** `elapsedMs`: active time of earlier sessions, so time paused for approval does not count against run_timeout. */
+  budget: { toolCalls: number; startedAt: string; elapsedMs: number };
+}
+
+/** How the run was started, so a bare `resume` can repeat it. */
+export interface RunConfig {
+  /** Absolute paths of user tool modules. */
+  toolModules: string[];
+  workspace: string;
+  concurrency: number;
+  planFile?: string;
+}
+
+export interface RunEvent {
+  seq: number;
+  time: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface IdempotencyRecord {
+  resultRef: string | null;
+  at: string;
+}
+
+export interface ArtifactRef {
+  ref: string;
+  hash: string;
+}
+
+export interface Store {
+  readonly runId: string;
+  /** A human-readable location (the run directory for the file store). */
+  readonly location: string;
+  exists(): Promise<boolean>;
+  /** Creates the run: plan, config and the first state. Fails if the run exists. */
+  create(plan: PlanIR, config: RunConfig, state: RunState): Promise<void>;
+  readPlan(revision: number): Promise<PlanIR>;
+  readConfig(): Promise<RunConfig>;
+  /** The raw parsed state, before migration and validation. */
+  readStateRaw(): Promise<unknown>;
+  /**
+   * Durably replaces the state; increments `stateVersion`. `dirty` names the nodes that
+   * changed since the last write so an implementation may re-serialise only those.
+   */
+  writeState(state: RunState, dirty?: Iterable<string>): Promise<void>;
+  /**
+   * Stores a value content-addressed (write-once). `durable` forces it to stable
+   * storage before returning (needed when an idempotency record will point at it).
+   */
+  putArtifact(value: unknown, durable: boolean): Promise<ArtifactRef>;
+  getArtifact(ref: string): Promise<unknown>;
+  /** True when the artifact exists and its content hashes to `hash`. */
+  checkArtifact(ref: string, hash: string): Promise<boolean>;
+  appendEvent(type: string, data: Record<string, unknown>): RunEvent;
+  readEvents(): Promise<RunEvent[]>;
+  /** Makes appended events durable (called when the run stops). */
+  syncEvents(): Promise<void>;
+  readIdempotency(): Promise<Record<string, IdempotencyRecord>>;
+  /** Durably records a key before the step that used it is marked done. */
+  recordIdempotency(key: string, resultRef: string | null): Promise<void>;
+  saveRevision(n: number, plan: PlanIR): Promise<void>;
+  /** Takes the run's lock; throws `LockHeldError` when a live process holds it. */
+  lock(): Promise<void>;
+  unlock(): Promise<void>;
+}
+
+/** Another live process holds the run. */
+export class LockHeldError extends Error {
+  constructor(
+    readonly pid: number,
+    readonly since: string,
+  ) {
+    super(`the run is in use by process ${pid} (since ${since})`);
+    this.name = "LockHeldError";
+  }
+}
+
+/** Current time as UTC ISO-8601. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,98 @@
+/**
+ * The status view of a run: a table of steps and the human checkpoint summary, built
+ * only from the plan (goals, risks, approvers) and recorded facts (state, outputs).
+ */
+import type { IRNode, PlanIR } from "../ir.js";
+import type { NodeState, RunState } from "./store.js";
+
+const nf = new Intl.NumberFormat("en-US");
+
+/** A few words of fact about an output: counts and short scalar fields. */
+export function describeOutput(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return nf.format(v);
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "string") return v.length <= 40 && !v.includes("\n") ? JSON.stringify(v) : `${nf.format(v.length)} chars`;
+  if (Array.isArray(v)) return `${nf.format(v.length)} item${v.length === 1 ? "" : "s"}`;
+  const parts: string[] = [];
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof x === "number") parts.push(`${k}: ${nf.format(x)}`);
+    else if (typeof x === "boolean") parts.push(`${k}: ${x}`);
+    else if (Array.isArray(x)) parts.push(`${k}: ${nf.format(x.length)} item${x.length === 1 ? "" : "s"}`);
+    else if (typeof x === "string" && x.length <= 30 && !x.includes("\n")) parts.push(`${k}: ${x}`);
+    if (parts.length === 3) break;
+  }
+  return parts.join(", ");
+}
+
+function duration(st: NodeState): string {
+  if (!st.startedAt || !st.endedAt) return "";
+  const ms = Date.parse(st.endedAt) - Date.parse(st.startedAt);
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+function note(node: IRNode, st: NodeState): string {
+  if (st.awaiting?.kind === "approval") return `needs approval${node.approval?.approvers.length ? ` by ${node.approval.approvers.join(" or ")}` : ""}`;
+  if (st.awaiting?.kind === "judge") return `needs a person to judge: ${st.awaiting.criterion ?? ""}`;
+  if (st.awaiting?.kind === "interrupted") return "interrupted mid-call";
+  if (st.status === "failed") return st.lastError ?? "";
+  if (st.status === "skipped") return st.skipReason ?? "";
+  if (st.decision) return `${st.decision.decision} by ${st.decision.by}`;
+  return "";
+}
+
+/** Rows of the status table, header first. */
+export function statusTable(plan: PlanIR, state: RunState): string[][] {
+  const rows = [["STEP", "STATUS", "ATTEMPTS", "RISK", "TOOL", "TIME", "NOTE"]];
+  for (const id of plan.order) {
+    const node = plan.nodes.find((n) => n.id === id);
+    const st = state.nodes[id];
+    if (!node || !st) continue;
+    rows.push([id, st.status, String(st.attempts), node.risk, node.tool ?? "-", duration(st), note(node, st)]);
+  }
+  return rows;
+}
+
+function lower(goal: string): string {
+  return goal.length > 0 ? goal[0]!.toLowerCase() + goal.slice(1).replace(/\.$/, "") : goal;
+}
+
+/**
+ * The checkpoint summary: what is done (with facts from its outputs), what failed or
+ * waits, and what comes next, in the plan's own words.
+ */
+export function checkpointSummary(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>): string[] {
+  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
+  const ordered = plan.order.map((id) => byId.get(id)!).filter(Boolean);
+  const of = (s: NodeState["status"]) => ordered.filter((n) => state.nodes[n.id]?.status === s);
+  const lines = [`Goal: ${plan.goal}`];
+  const done = of("done");
+  if (done.length > 0) {
+    const shown = done.slice(-5).map((n) => {
+      const fact = outputs.has(n.id) ? describeOutput(outputs.get(n.id)) : "";
+      return `${lower(n.goal)}${fact ? ` (${fact})` : ""}`;
+    });
+    const earlier = done.length > 5 ? ` (and ${done.length - 5} earlier steps)` : "";
+    lines.push(`Done ${done.length}/${ordered.length}: ${shown.join("; ")}${earlier}`);
+  }
+  for (const n of of("failed")) lines.push(`Failed: ${lower(n.goal)} — ${state.nodes[n.id]!.lastError ?? "unknown error"}`);
+  const skipped = of("skipped");
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.map((n) => `${lower(n.goal)} (${state.nodes[n.id]!.skipReason ?? "skipped"})`).join("; ")}`);
+  const waiting = ordered.filter((n) => state.nodes[n.id]?.awaiting);
+  for (const n of waiting) lines.push(`Waiting: ${lower(n.goal)} (${n.risk}) — ${note(n, state.nodes[n.id]!)}`);
+  const next = ordered.filter((n) => {
+    const st = state.nodes[n.id];
+    if (!st || st.status !== "pending" || st.awaiting) return false;
+    return n.dependsOn.every((d) => ["done", "skipped"].includes(state.nodes[d]?.status ?? ""));
+  });
+  if (next.length > 0) {
+    lines.push(
+      `Next: ${next
+        .slice(0, 5)
+        .map((n) => `${lower(n.goal)} (${n.risk})${n.approval?.required ? ` — needs approval${n.approval.approvers.length ? ` by ${n.approval.approvers.join(" or ")}` : ""}` : ""}`)
+        .join("; ")}`,
+    );
+  }
+  if (state.reason) lines.push(`Run ${state.status}: ${state.reason}`);
+  return lines;
+}

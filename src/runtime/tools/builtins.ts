@@ -1,0 +1,167 @@
+/**
+ * The built-in tools. Risks: reading the workspace is `read`; writing it, or running a
+ * program (`exec`, which can do anything a shell can in the workspace), is `write`;
+ * talking to the network (`http.request`, whatever the method) is `external`.
+ */
+import { spawn } from "node:child_process";
+import { mkdir, readFile, readdir, writeFile, appendFile } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { parseCsv, toRecords } from "./csv.js";
+import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
+import { confine } from "./workspace.js";
+
+const MAX_CAPTURE = 1 << 20;
+
+function str(args: Record<string, unknown>, name: string, tool: string): string {
+  const v = args[name];
+  if (typeof v !== "string") throw new ToolError(`${tool}: argument "${name}" must be a string`);
+  return v;
+}
+
+const fsRead: ToolImpl = {
+  risk: "read",
+  description: "Read a text file in the workspace: { path } -> { path, content, bytes }",
+  async run(args, ctx) {
+    const file = confine(ctx.workspace, args.path);
+    const content = await readFile(file, { encoding: "utf8", signal: ctx.signal });
+    return { path: str(args, "path", "fs.read"), content, bytes: Buffer.byteLength(content) };
+  },
+};
+
+const fsList: ToolImpl = {
+  risk: "read",
+  description: "List a directory in the workspace: { path? } -> { path, entries: [{ name, type }] }",
+  async run(args, ctx) {
+    const path = typeof args.path === "string" ? args.path : ".";
+    const dir = confine(ctx.workspace, path);
+    const entries = (await readdir(dir, { withFileTypes: true }))
+      .map((e) => ({ name: e.name, type: e.isDirectory() ? "dir" : e.isFile() ? "file" : "other" }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { path, entries };
+  },
+};
+
+const fsWrite: ToolImpl = {
+  risk: "write",
+  description: "Write (or append to) a file in the workspace: { path, content, append? } -> { path, bytes }",
+  async run(args, ctx) {
+    const file = confine(ctx.workspace, args.path);
+    const content = typeof args.content === "string" ? args.content : JSON.stringify(args.content ?? null, null, 2);
+    await mkdir(dirname(file), { recursive: true });
+    if (args.append === true) await appendFile(file, content);
+    else await writeFile(file, content, { signal: ctx.signal });
+    return { path: relative(ctx.workspace, file), bytes: Buffer.byteLength(content) };
+  },
+};
+
+const csvRead: ToolImpl = {
+  risk: "read",
+  description: "Read a CSV file (RFC 4180, first row is the header): { path, delimiter? } -> { path, header, rows, records }",
+  async run(args, ctx) {
+    const file = confine(ctx.workspace, args.path);
+    const text = await readFile(file, { encoding: "utf8", signal: ctx.signal });
+    const delimiter = typeof args.delimiter === "string" ? args.delimiter : ",";
+    let parsed: ReturnType<typeof toRecords>;
+    try {
+      parsed = toRecords(parseCsv(text, delimiter));
+    } catch (err) {
+      throw new ToolError(`csv.read: ${(err as Error).message}`);
+    }
+    return { path: str(args, "path", "csv.read"), header: parsed.header, rows: parsed.records.length, records: parsed.records };
+  },
+};
+
+const exec: ToolImpl = {
+  risk: "write",
+  description: "Run a program in the workspace: { command, args?, cwd?, env? } -> { exitCode, stdout, stderr }; without args the command goes through the shell",
+  run(args, ctx: ToolContext) {
+    const command = str(args, "command", "exec");
+    const argv = Array.isArray(args.args) ? args.args.map(String) : undefined;
+    const cwd = confine(ctx.workspace, typeof args.cwd === "string" ? args.cwd : ".");
+    const env = { ...process.env, ...((args.env as Record<string, string> | undefined) ?? {}) };
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => {
+        if (stdout.length < MAX_CAPTURE) stdout += d.toString("utf8");
+      });
+      child.stderr.on("data", (d: Buffer) => {
+        if (stderr.length < MAX_CAPTURE) stderr += d.toString("utf8");
+      });
+      child.on("error", (err) => reject(ctx.signal.aborted ? ctx.signal.reason : new ToolError(`exec: ${err.message}`)));
+      child.on("close", (code, sig) => resolve({ exitCode: code ?? (sig ? 128 : 1), stdout, stderr }));
+    });
+  },
+};
+
+const httpRequest: ToolImpl = {
+  risk: "external",
+  description: "An HTTP request: { url, method?, headers?, body? } -> { status, headers, body } (body parsed when JSON)",
+  async run(args, ctx) {
+    const url = str(args, "url", "http.request");
+    const method = typeof args.method === "string" ? args.method.toUpperCase() : "GET";
+    const headers = { ...((args.headers as Record<string, string> | undefined) ?? {}) };
+    let body: string | undefined;
+    if (args.body !== undefined && args.body !== null) {
+      body = typeof args.body === "string" ? args.body : JSON.stringify(args.body);
+      if (typeof args.body !== "string" && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+        headers["content-type"] = "application/json";
+      }
+    }
+    const res = await fetch(url, { method, headers, body, signal: ctx.signal });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get("content-type") ?? "").includes("json")) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Keep the text.
+      }
+    }
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
+  },
+};
+
+function lookup(values: unknown, path: string): unknown {
+  let cur = values;
+  for (const part of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Fills `{{ name }}` / `{{ a.b }}` placeholders; objects render as JSON, missing names as "". */
+export function renderTemplate(template: string, values: unknown): string {
+  return template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, name: string) => {
+    const v = lookup(values, name);
+    if (v === undefined || v === null) return "";
+    return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v, null, 2) : String(v);
+  });
+}
+
+const templateRender: ToolImpl = {
+  risk: "read",
+  description: "Fill {{name}} placeholders: { template | path, values } -> the rendered string",
+  async run(args, ctx) {
+    let template: string;
+    if (typeof args.template === "string") template = args.template;
+    else if (typeof args.path === "string") template = await readFile(confine(ctx.workspace, args.path), "utf8");
+    else throw new ToolError('template.render: give "template" (text) or "path" (a file in the workspace)');
+    return renderTemplate(template, args.values ?? {});
+  },
+};
+
+/** The built-in tools by name. */
+export function builtinTools(): Map<string, ToolImpl> {
+  return new Map<string, ToolImpl>([
+    ["fs.read", fsRead],
+    ["fs.list", fsList],
+    ["fs.write", fsWrite],
+    ["csv.read", csvRead],
+    ["exec", exec],
+    ["http.request", httpRequest],
+    ["template.render", templateRender],
+  ]);
+}

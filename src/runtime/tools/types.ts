@@ -1,0 +1,28 @@
+/** The tool contract (SPEC §5): what built-ins and user modules implement. */
+import type { Risk } from "../../ir.js";
+
+export interface ToolContext {
+  signal: AbortSignal;
+  runId: string;
+  stepId: string;
+  attempt: number;
+  /** Absolute path of the workspace fs tools are confined to. */
+  workspace: string;
+  idempotencyKey?: string;
+  /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface ToolImpl {
+  risk: Risk;
+  description?: string;
+  run(args: Record<string, unknown>, ctx: ToolContext): unknown;
+}
+
+/** A tool failure caused by the arguments or the world, reported on the step. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolError";
+  }
+}

@@ -1,0 +1,124 @@
+/** `planspec lint` as a CI gate: suppressions, baselines, --against and colour, through the real CLI. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "../helpers.js";
+import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, workspace } from "./lint-fixtures.js";
+
+const lint = (dir: string, ...args: string[]) => cli(["lint", ...args], { cwd: dir });
+const codes = (stdout: string) => (JSON.parse(stdout) as Array<{ code: string; line: number; severity: string }>).map((d) => `${d.line} ${d.severity} ${d.code}`);
+
+describe("planspec lint: suppressions", () => {
+  it("a disable-next-line comment with a reason silences the finding", () => {
+    const text = BAD.replace("  send_mail:\n", `  # planspec-disable-next-line ${IDEMPOTENCY} -- the mail gateway deduplicates by body hash\n  send_mail:\n`);
+    const r = lint(workspace({ "p.plan.yaml": text }), "p.plan.yaml", "--format", "json");
+    expect(r.status).toBe(0);
+    expect(codes(r.stdout)).toEqual([`17 warning ${NO_CRITERIA}`]);
+  });
+
+  it("a file-level comment silences a rule in the whole file", () => {
+    const text = `# planspec-disable ${NO_CRITERIA} -- generated plans carry no criteria yet\n${BAD}`;
+    expect(codes(lint(workspace({ "p.plan.yaml": text }), "p.plan.yaml", "--format", "json").stdout)).toEqual([`24 error ${IDEMPOTENCY}`]);
+  });
+
+  it("a suppression without a reason fails the gate; an unused one warns", () => {
+    const text = BAD.replace("  send_mail:\n", `  # planspec-disable-next-line ${IDEMPOTENCY}\n  send_mail:\n`).replace(
+      "    output: text\n",
+      `    # planspec-disable-next-line ${IDEMPOTENCY} -- nothing to silence here\n    output: text\n`,
+    );
+    const r = lint(workspace({ "p.plan.yaml": text }), "p.plan.yaml", "--format", "json");
+    expect(r.status).toBe(1);
+    expect(codes(r.stdout)).toEqual([`17 warning ${NO_CRITERIA}`, "22 warning unused-suppression", "24 error suppression-without-reason"]);
+  });
+
+  it("JSON plans suppress with x-planspec-disable", () => {
+    const dir = workspace({ "p.plan.yaml": BAD });
+    const ir = JSON.parse(cli(["compile", "p.plan.yaml"], { cwd: dir }).stdout);
+    expect(ir.name).toBe("bad-plan");
+    const plan = {
+      planspec: 1,
+      name: "bad-json",
+      goal: "Send the input text by email.",
+      "x-planspec-disable": [{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }],
+      tools: { "mail.send": { risk: "external" } },
+      limits: { run_timeout: "1m" },
+      defaults: { timeout: "1m" },
+      steps: { send: { kind: "external", goal: "Send the input text by email", tool: "mail.send", risk: "external", approval: { required: true, approvers: ["ops"], timeout: "1h" }, success: [{ check: "${{ exists(output.id) }}" }] } },
+    };
+    writeFileSync(join(dir, "q.plan.json"), JSON.stringify(plan, null, 2));
+    const r = lint(dir, "q.plan.json", "--format", "json");
+    expect(JSON.parse(r.stdout).map((d: { code: string }) => d.code)).not.toContain(IDEMPOTENCY);
+  });
+});
+
+describe("planspec lint: baselines", () => {
+  it("--write-baseline records today's findings; --baseline then reports only new ones", () => {
+    const dir = workspace({ "plans/p.plan.yaml": BAD, "plans/a.plan.yaml": CLEAN });
+    const w = lint(dir, "plans", "--write-baseline", "ci/baseline.json");
+    expect(w).toEqual({ status: 0, stdout: "", stderr: "wrote 2 findings to ci/baseline.json\n" });
+    const baseline = JSON.parse(readFileSync(join(dir, "ci", "baseline.json"), "utf8"));
+    expect(baseline.version).toBe(1);
+    expect(baseline.findings.map((f: { file: string; rule: string; step?: string }) => `${f.file} ${f.rule} ${f.step}`)).toEqual([
+      `../plans/p.plan.yaml ${NO_CRITERIA} read_input`,
+      `../plans/p.plan.yaml ${IDEMPOTENCY} send_mail`,
+    ]);
+
+    expect(lint(dir, "plans", "--baseline", "ci/baseline.json")).toMatchObject({ status: 0, stdout: "0 problems in 2 files\n" });
+
+    // Lines move (a comment block on top): still matched. A new step: reported.
+    const moved = `# a header\n# that moves every line\n${BAD}  send_again:\n    kind: external\n    needs: [send_mail]\n    goal: Send the summary a second time\n    tool: mail.send\n    risk: external\n    approval: { required: true, approvers: [ops], timeout: 1h }\n    success:\n      - check: "\${{ exists(output.id) }}"\n`;
+    writeFileSync(join(dir, "plans", "p.plan.yaml"), moved);
+    const r = lint(dir, "plans", "--baseline", "ci/baseline.json", "--format", "json");
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).map((d: { code: string; message: string }) => `${d.code} ${d.message.slice(0, 25)}`)).toEqual([
+      `${IDEMPOTENCY} external step "send_again"`,
+    ]);
+  });
+
+  it("reports baseline entries that no longer match as stale-baseline-entry (info)", () => {
+    const dir = workspace({ "p.plan.yaml": BAD });
+    lint(dir, "p.plan.yaml", "--write-baseline", "baseline.json");
+    writeFileSync(join(dir, "p.plan.yaml"), BAD.replace("    output: text\n", "    output: text\n    success:\n      - check: \"${{ len(output) > 0 }}\"\n"));
+    const r = lint(dir, "p.plan.yaml", "--baseline", "baseline.json");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^baseline.json:4:5: info: baseline entry for ${NO_CRITERIA} in p.plan.yaml \\(step "read_input"\\) matches no finding`));
+    expect(r.stdout).toContain("1 problem (0 errors, 0 warnings, 1 info) in 1 file");
+  });
+
+  it("exits 2 on a baseline that is not one", () => {
+    const dir = workspace({ "p.plan.yaml": BAD, "b.json": "[]" });
+    expect(lint(dir, "p.plan.yaml", "--baseline", "b.json")).toMatchObject({ status: 2, stderr: 'planspec: baseline b.json is not a planspec baseline (expected { "version": 1, "findings": [...] })\n' });
+    expect(lint(dir, "p.plan.yaml", "--baseline", "none.json")).toMatchObject({ status: 2, stderr: "planspec: cannot read baseline none.json: no such file\n" });
+  });
+});
+
+describe("planspec lint --against", () => {
+  it("checks a revised plan against its original", () => {
+    const dir = workspace({ "orig.plan.yaml": CLEAN, "rev.plan.yaml": CLEAN.replace(/^goal: .*$/m, "goal: Delete the input file.") });
+    expect(lint(dir, "rev.plan.yaml").status).toBe(0);
+    const r = lint(dir, "rev.plan.yaml", "--against", "orig.plan.yaml", "--format", "json");
+    expect(r.status).toBe(1);
+    expect(codes(r.stdout)).toEqual(["3 error goal-drift"]);
+  });
+
+  it("takes exactly one plan, and an original that compiles", () => {
+    const dir = workspace({ "a.plan.yaml": CLEAN, "b.plan.yaml": CLEAN });
+    expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans\n" });
+    expect(lint(dir, "a.plan.yaml", "--against", "x.plan.yaml").stderr).toBe("planspec: --against x.plan.yaml does not compile: x.plan.yaml:1:1: cannot read x.plan.yaml: no such file\n");
+  });
+});
+
+describe("planspec lint: colour", () => {
+  const dir = workspace({ "bad.plan.yaml": BAD });
+  const env = (extra: Record<string, string>) => ({ env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...extra }, cwd: dir });
+
+  it("colours with FORCE_COLOR or --color, not with NO_COLOR, --no-color or -o", () => {
+    const esc = "\u001b[";
+    expect(cli(["lint", "bad.plan.yaml"], env({ FORCE_COLOR: "1" })).stdout).toContain(esc);
+    expect(cli(["lint", "bad.plan.yaml", "--color"], env({})).stdout).toContain(esc);
+    expect(cli(["lint", "bad.plan.yaml"], env({ NO_COLOR: "1" })).stdout).not.toContain(esc);
+    expect(cli(["lint", "bad.plan.yaml", "--no-color"], env({ FORCE_COLOR: "1" })).stdout).not.toContain(esc);
+    cli(["lint", "bad.plan.yaml", "-o", "report.txt"], env({ FORCE_COLOR: "1" }));
+    expect(readFileSync(join(dir, "report.txt"), "utf8")).not.toContain(esc);
+  });
+});

@@ -1,0 +1,100 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadState } from "../../src/runtime/migrations.js";
+import { FileStore } from "../../src/runtime/file-store.js";
+import { resumeRun, startRun } from "../../src/runtime/run.js";
+import { plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+
+const PLAN = `planspec: 1
+name: chain
+goal: add then echo
+inputs: { a: { type: number, default: 2 } }
+tools: { add: { risk: read }, echo: { risk: read } }
+limits: { max_tool_calls: 20 }
+steps:
+  first: { kind: analyze, goal: add, tool: add, with: { a: "\${{ inputs.a }}", b: 3 }, output: sum }
+  second: { kind: analyze, goal: echo, needs: [first], tool: echo, with: { v: "\${{ steps.first.output.sum }}" }, output: echoed }
+  third: { kind: analyze, goal: echo again, needs: [second], tool: echo, with: { w: "\${{ steps.second.output.v }}" }, output: again }
+`;
+
+async function finished() {
+  const ws = tempDir();
+  const tools = writeFile(ws, "tools.mjs", TEST_TOOLS);
+  const ir = plan(PLAN);
+  const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+  expect(r.outcome.status).toBe("done");
+  return { ws, dir: r.dir, ir };
+}
+
+const calls = (ws: string) => readFileSync(join(ws, "calls.log"), "utf8").split("\n").filter(Boolean);
+
+describe("resume", () => {
+  it("a deleted artifact sends its step and descendants back to pending; the rerun restores the same outputs", async () => {
+    const { ws, dir } = await finished();
+    const before = readState(dir);
+    rmSync(join(dir, before.nodes.second!.outputRef!));
+    const r = await resumeRun(dir);
+    expect(r.resume!.reset.map((x) => x.node)).toEqual(["second", "third"]);
+    expect(r.outcome.status).toBe("done");
+    const after = readState(dir);
+    expect(after.nodes.third!.outputHash).toBe(before.nodes.third!.outputHash);
+    expect(after.nodes.first!.attempts).toBe(1);
+    expect(calls(ws)).toEqual(["echo:second", "echo:third", "echo:second", "echo:third"]);
+    expect(readEvents(dir).filter((e) => e.type === "node.reset").map((e) => e.data.node)).toEqual(["second", "third"]);
+  });
+
+  it("an altered artifact is detected by its hash", async () => {
+    const { dir } = await finished();
+    const before = readState(dir);
+    writeFileSync(join(dir, before.nodes.first!.outputRef!), '{"sum":999}');
+    const r = await resumeRun(dir);
+    expect(r.resume!.reset[0]).toMatchObject({ node: "first", reason: expect.stringMatching(/missing or altered/) });
+    expect(readState(dir).nodes.third!.outputHash).toBe(before.nodes.third!.outputHash);
+  });
+
+  it("a changed input re-runs the steps that read it and their descendants", async () => {
+    const { dir } = await finished();
+    const r = await resumeRun(dir, { inputs: { a: "10" } });
+    expect(r.resume!.reset.map((x) => x.node)).toEqual(["first", "second", "third"]);
+    const s = readState(dir);
+    const out = JSON.parse(readFileSync(join(dir, s.nodes.third!.outputRef!), "utf8"));
+    expect(out).toEqual({ w: 13 });
+  });
+
+  it("a finished run resumes as done without calling tools", async () => {
+    const { ws, dir } = await finished();
+    const r = await resumeRun(dir);
+    expect(r.outcome.status).toBe("done");
+    expect(calls(ws)).toHaveLength(2);
+  });
+
+  it("migrates a v0 state file and continues the run", async () => {
+    const ws = tempDir();
+    const tools = writeFile(ws, "tools.mjs", TEST_TOOLS);
+    const ir = plan(PLAN);
+    const dir = join(ws, "legacy-run");
+    const store = new FileStore(dir, "legacy-run");
+    const art = await store.putArtifact({ sum: 5 }, true);
+    // A run directory as planspec 0.x left it: plan, config, artifacts and a v0 state.
+    writeFileSync(join(dir, "plan.ir.json"), JSON.stringify(ir));
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [tools], workspace: ws, concurrency: 4 }));
+    const v0 = readFileSync(join(import.meta.dirname, "fixtures/state-v0.json"), "utf8").replace("PLANHASH", ir.planHash).replace("ARTIFACT", art.hash);
+    writeFileSync(join(dir, "state.json"), v0);
+    const { state, migratedFrom } = await loadState(JSON.parse(v0));
+    expect(migratedFrom).toBe(0);
+    expect(state.nodes.first).toMatchObject({ status: "done", attempts: 1, outputRef: art.ref });
+    const r = await resumeRun(dir);
+    expect(r.migratedFrom).toBe(0);
+    expect(r.outcome.status).toBe("done");
+    const s = readState(dir);
+    expect(s.schemaVersion).toBe(1);
+    expect(s.budget.toolCalls).toBe(3);
+    expect(calls(ws)).toEqual(["echo:second", "echo:third"]);
+  });
+
+  it("rejects a state file that is not valid after migration", async () => {
+    await expect(loadState({ schemaVersion: 1, runId: "x" })).rejects.toThrow(/state.json is invalid/);
+    await expect(loadState({ schemaVersion: 9 })).rejects.toThrow(/schemaVersion 9/);
+  });
+});

@@ -1,0 +1,169 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resumeRun, startRun } from "../../src/runtime/run.js";
+import { plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+
+function setup() {
+  const ws = tempDir();
+  return { ws, tools: writeFile(ws, "tools.mjs", TEST_TOOLS) };
+}
+
+const head = (tools: string, limits = "limits: { max_tool_calls: 50 }") => `planspec: 1
+name: t
+goal: test the scheduler
+tools: { ${tools} }
+${limits}
+steps:
+`;
+
+const lines = (ws: string, f: string) => {
+  try {
+    return readFileSync(join(ws, f), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+
+describe("scheduler", () => {
+  it("retries with backoff, visible in events, and succeeds within max_attempts", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("flaky: { risk: read }") + `  f:
+    kind: analyze
+    goal: flaky
+    tool: flaky
+    with: { succeedOn: 3 }
+    retry: { max_attempts: 3, backoff: exponential, initial_delay: 20ms, max_delay: 1s }
+`);
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    expect(r.outcome.status).toBe("done");
+    const retries = readEvents(r.dir).filter((e) => e.type === "retry");
+    expect(retries.map((e) => e.data.nextAttempt)).toEqual([2, 3]);
+    // Equal jitter: between half and all of 20ms, then of 40ms.
+    expect(retries[0]!.data.delayMs).toBeGreaterThanOrEqual(10);
+    expect(retries[1]!.data.delayMs).toBeGreaterThanOrEqual(20);
+    expect(readState(r.dir).nodes.f!.attempts).toBe(3);
+    const transitions = readEvents(r.dir).filter((e) => e.type === "node.transition").map((e) => `${e.data.from}>${e.data.to}`);
+    expect(transitions).toEqual(["pending>running", "running>failed", "failed>running", "running>failed", "failed>running", "running>done"]);
+  });
+
+  it("fails the run when retries are exhausted", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("flaky: { risk: read }") + `  f: { kind: analyze, goal: flaky, tool: flaky, with: { succeedOn: 5 }, retry: { max_attempts: 2, backoff: none } }
+`);
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    expect(r.outcome.status).toBe("failed");
+    expect(r.outcome.reason).toMatch(/after 2 attempts: transient failure 2/);
+  });
+
+  it("aborts a step at its timeout and terminates the run after the last attempt", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("slow: { risk: read }") + `  s: { kind: analyze, goal: slow, tool: slow, with: { ms: 5000 }, timeout: 100ms, retry: { max_attempts: 2, backoff: none } }
+`);
+    const t0 = Date.now();
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(r.outcome.status).toBe("terminated");
+    expect(readState(r.dir).nodes.s!.lastError).toMatch(/timed out after 100ms/);
+  });
+
+  it("terminates the run at run_timeout and at max_tool_calls", async () => {
+    const { ws, tools } = setup();
+    const slow = plan(head("slow: { risk: read }", "limits: { run_timeout: 150ms, max_tool_calls: 10 }") + `  s: { kind: analyze, goal: slow, tool: slow, with: { ms: 5000 } }
+`);
+    const r1 = await startRun({ plan: slow, cwd: ws, inputs: {}, toolModules: [tools], runDir: "r1" });
+    expect(r1.outcome).toMatchObject({ status: "terminated", reason: expect.stringMatching(/run_timeout/) });
+    const many = plan(head("echo: { risk: read }", "limits: { max_tool_calls: 2 }") + ["a", "b", "c"].map((id, i) => `  ${id}: { kind: analyze, goal: echo, tool: echo${i ? `, needs: [${["a", "b"][i - 1]}]` : ""} }\n`).join(""));
+    const r2 = await startRun({ plan: many, cwd: ws, inputs: {}, toolModules: [tools], runDir: "r2" });
+    expect(r2.outcome).toMatchObject({ status: "terminated", reason: expect.stringMatching(/max_tool_calls \(2\)/) });
+    expect(readState(r2.dir).nodes.c!.status).toBe("failed");
+  });
+
+  it("runs independent steps concurrently, never more than --concurrency", async () => {
+    const { ws, tools } = setup();
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    const ir = plan(head("concurrent: { risk: read }") + ids.map((id) => `  ${id}: { kind: analyze, goal: work, tool: concurrent }\n`).join(""));
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 2 });
+    expect(r.outcome.status).toBe("done");
+    const peaks = lines(ws, "peaks.log").map(Number);
+    expect(Math.max(...peaks)).toBe(2);
+  });
+
+  it("skips a step whose when is false, and steps that need only skipped steps", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("echo: { risk: read }") + `  a: { kind: analyze, goal: a, tool: echo, with: { go: false }, output: a }
+  b: { kind: analyze, goal: b, tool: echo, needs: [a], when: "\${{ steps.a.output.go }}" }
+  c: { kind: analyze, goal: c, tool: echo, needs: [b] }
+  d: { kind: analyze, goal: d, tool: echo, needs: [a, b] }
+`);
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    expect(r.outcome.status).toBe("done");
+    const s = readState(r.dir);
+    expect([s.nodes.a!.status, s.nodes.b!.status, s.nodes.c!.status, s.nodes.d!.status]).toEqual(["done", "skipped", "skipped", "done"]);
+    expect(s.nodes.c!.skipReason).toMatch(/needs were skipped/);
+  });
+
+  it("runs for_each within max_items with bounded concurrency and repeat until its condition", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("echo: { risk: read }, flaky: { risk: read }, add: { risk: read }") + `  each:
+    kind: analyze
+    goal: each
+    tool: add
+    for_each: { items: "\${{ [1, 2, 3] }}", max_items: 3, concurrency: 2 }
+    with: { a: "\${{ item }}", b: 10 }
+    output: sums
+  tooMany:
+    kind: analyze
+    goal: too many
+    needs: [each]
+    tool: echo
+    for_each: { items: "\${{ steps.each.output }}", max_items: 2 }
+`);
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    const s = readState(r.dir);
+    expect(JSON.parse(readFileSync(join(r.dir, s.nodes.each!.outputRef!), "utf8"))).toEqual([{ sum: 11 }, { sum: 12 }, { sum: 13 }]);
+    expect(r.outcome.status).toBe("failed");
+    expect(s.nodes.tooMany!.lastError).toMatch(/3 items, more than max_items 2/);
+    expect(s.nodes.tooMany!.attempts).toBe(1);
+  });
+
+  it("fails a step whose success check is false or whose evidence is missing", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("add: { risk: read }") + `  a: { kind: analyze, goal: a, tool: add, with: { a: 1, b: 1 }, output: x, success: [ { check: "\${{ output.sum == 3 }}" } ] }
+`);
+    const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
+    expect(r.outcome.status).toBe("failed");
+    expect(readState(r.dir).nodes.a!.lastError).toBe("success check failed: output.sum == 3");
+  });
+
+  it("idempotency: a recorded key returns the recorded result without calling the tool", async () => {
+    const { ws, tools } = setup();
+    const ir = plan(head("ledger: { risk: external }") + `  pay:
+    kind: external
+    goal: pay
+    tool: ledger
+    risk: external
+    idempotency_key: "invoice-\${{ inputs.n }}"
+    with: { entry: "\${{ inputs.n }}" }
+  pay_again:
+    kind: external
+    goal: pay again by mistake
+    needs: [pay]
+    tool: ledger
+    risk: external
+    idempotency_key: "invoice-\${{ inputs.n }}"
+    with: { entry: "\${{ inputs.n }}" }
+inputs: { n: { type: number } }
+`);
+    const first = await startRun({ plan: ir, cwd: ws, inputs: { n: "7" }, toolModules: [tools], runDir: "r1" });
+    expect(first.outcome.status).toBe("done");
+    const idem = JSON.parse(readFileSync(join(first.dir, "idempotency.json"), "utf8")) as Record<string, { resultRef: string }>;
+    expect(Object.keys(idem)).toEqual(["invoice-7"]);
+    expect(idem["invoice-7"]!.resultRef).toBe(readState(first.dir).nodes.pay!.outputRef);
+    expect(lines(ws, "calls.log")).toEqual(["ledger:pay"]);
+    expect(lines(ws, "ledger.txt")).toEqual(["invoice-7 7"]);
+    const hit = readEvents(first.dir).find((e) => e.type === "idempotency.hit");
+    expect(hit?.data).toMatchObject({ node: "pay_again", key: "invoice-7" });
+    expect(readState(first.dir).nodes.pay_again!.outputRef).toBe(idem["invoice-7"]!.resultRef);
+  });
+});
