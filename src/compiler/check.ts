@@ -98,7 +98,7 @@ function checkRef(
         return;
       }
       if (id === node.id) {
-        out.report("PS127", file, range, { step: node.id, ref: id }, { hint: "a step reads its own result as `output`" });
+        out.report("PS145", file, range, { step: node.id }, { hint: "a step's own result is `output`, in success checks and repeat.until" });
         return;
       }
       if (!graph.isAncestor(id, node.id)) {

@@ -52,6 +52,7 @@ export const catalogue = {
   PS142: { title: "input-default-type", message: 'default of input "{{name}}" must be {{expected}}, got {{actual}}' },
   PS143: { title: "unknown-verify-step", message: 'hypothesis "{{id}}" is verified by unknown step "{{step}}"' },
   PS144: { title: "phase-expand", message: "{{reason}}" },
+  PS145: { title: "self-reference", message: 'step "{{step}}" reads its own result through steps.{{step}}' },
   PS150: { title: "ir-schema", message: "{{reason}}" },
   PS151: { title: "ir-invariant", message: "{{reason}}" },
 } as const satisfies Record<string, { title: string; message: string }>;

@@ -46,12 +46,25 @@ export function isStopWord(word: string): boolean {
 
 /** The distinct stemmed content words of `text` (stop words and 1-letter words dropped). */
 export function contentWords(text: string): string[] {
-  const out = new Set<string>();
-  for (const w of words(text)) {
+  // A hand-rolled scan: this runs on every goal of every plan in a corpus lint, where a
+  // regex match plus a Set per goal showed up in profiles.
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const w = lower.slice(start, i);
+    start = -1;
     if (w.length < 2 || STOP_WORDS.has(w)) continue;
-    out.add(stem(w));
+    const s = stem(w);
+    if (!out.includes(s)) out.push(s);
   }
-  return [...out];
+  return out;
 }
 
 /** Content words of `text` as a set, for membership tests. */

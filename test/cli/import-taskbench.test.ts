@@ -70,7 +70,7 @@ describe("planspec import taskbench", () => {
       name: "taskbench-101",
       goal: "request 101",
       deliverables: ["node_1_out"],
-      tools: { "Image Downloader": { risk: "write" }, "Image-to-Text": { risk: "read" } },
+      tools: { "Image Downloader": { risk: "read" }, "Image-to-Text": { risk: "read" } },
       steps: { node_1: { tool: "Image-to-Text", needs: ["node_0"], with: { args: ["${{ steps.node_0.output }}"] } } },
     });
     // The self-reference and the unknown tool are kept for the compiler to report.

@@ -32,22 +32,34 @@ describe("planspec lint: suppressions", () => {
   });
 
   it("JSON plans suppress with x-planspec-disable", () => {
-    const dir = workspace({ "p.plan.yaml": BAD });
-    const ir = JSON.parse(cli(["compile", "p.plan.yaml"], { cwd: dir }).stdout);
-    expect(ir.name).toBe("bad-plan");
-    const plan = {
-      planspec: 1,
-      name: "bad-json",
-      goal: "Send the input text by email.",
-      "x-planspec-disable": [{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }],
-      tools: { "mail.send": { risk: "external" } },
-      limits: { run_timeout: "1m" },
-      defaults: { timeout: "1m" },
-      steps: { send: { kind: "external", goal: "Send the input text by email", tool: "mail.send", risk: "external", approval: { required: true, approvers: ["ops"], timeout: "1h" }, success: [{ check: "${{ exists(output.id) }}" }] } },
-    };
-    writeFileSync(join(dir, "q.plan.json"), JSON.stringify(plan, null, 2));
-    const r = lint(dir, "q.plan.json", "--format", "json");
-    expect(JSON.parse(r.stdout).map((d: { code: string }) => d.code)).not.toContain(IDEMPOTENCY);
+    const plan = (disable?: unknown) =>
+      JSON.stringify(
+        {
+          planspec: 1,
+          name: "bad-json",
+          goal: "Send the input text by email.",
+          ...(disable ? { "x-planspec-disable": disable } : {}),
+          tools: { "mail.send": { risk: "external" } },
+          limits: { run_timeout: "1m" },
+          defaults: { timeout: "1m" },
+          steps: {
+            send: {
+              kind: "external",
+              goal: "Send the input text by email",
+              tool: "mail.send",
+              risk: "external",
+              approval: { required: true, approvers: ["ops"], timeout: "1h" },
+              success: [{ check: "${{ exists(output.id) }}" }],
+            },
+          },
+        },
+        null,
+        2,
+      );
+    const dir = workspace({ "p.plan.json": plan(), "q.plan.json": plan([{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }]) });
+    const found = (file: string) => (JSON.parse(lint(dir, file, "--format", "json").stdout) as Array<{ code: string }>).map((d) => d.code);
+    expect(found("p.plan.json")).toContain(IDEMPOTENCY);
+    expect(found("q.plan.json")).not.toContain(IDEMPOTENCY);
   });
 });
 
@@ -70,7 +82,7 @@ describe("planspec lint: baselines", () => {
     writeFileSync(join(dir, "plans", "p.plan.yaml"), moved);
     const r = lint(dir, "plans", "--baseline", "ci/baseline.json", "--format", "json");
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).map((d: { code: string; message: string }) => `${d.code} ${d.message.slice(0, 25)}`)).toEqual([
+    expect(JSON.parse(r.stdout).map((d: { code: string; message: string }) => `${d.code} ${d.message.slice(0, 26)}`)).toEqual([
       `${IDEMPOTENCY} external step "send_again"`,
     ]);
   });

@@ -88,9 +88,9 @@ describe.skipIf(!present)("compiling the imported TaskBench multimedia corpus", 
     expect(result).toEqual({
       compiled: 5545,
       // 23 plans call 24 unknown tools; 3 plans hold 4 self-references, each of which is
-      // also a read of the step's own output (PS127).
-      codes: { PS114: 24, PS112: 4, PS127: 4 },
-      plansByCode: { PS114: 23, PS112: 3, PS127: 3 },
+      // also a read of the step's own output (PS145).
+      codes: { PS114: 24, PS112: 4, PS145: 4 },
+      plansByCode: { PS114: 23, PS112: 3, PS145: 3 },
     });
   });
 });

@@ -78,7 +78,7 @@ describe("toPlanDoc", () => {
       complexity: "simple",
       deliverables: ["node_1_out"],
       tools: {
-        "Image Downloader": expect.objectContaining({ risk: "write", description: "Downloads an image from a given URL." }),
+        "Image Downloader": expect.objectContaining({ risk: "read", description: "Downloads an image from a given URL." }),
         "Image Captioning": expect.objectContaining({ risk: "read" }),
       },
       limits: { max_tool_calls: 8 },
@@ -166,7 +166,7 @@ describe("toPlanDoc", () => {
     );
     expect(doc.steps.node_2?.with).toEqual({ args: ["${{ steps.node_0.output }} and ${{ steps.node_1.output }}"] });
     expect(doc.steps.node_2?.needs).toEqual(["node_0", "node_1"]);
-    expect(doc.steps.node_2?.kind).toBe("write");
+    expect(doc.steps.node_2?.kind).toBe("analyze");
     expect(doc.deliverables).toEqual(["node_2_out"]);
     expect(notes.map((n) => n.kind)).toEqual(["embedded-reference"]);
   });

@@ -73,6 +73,6 @@ describe.skipIf(!present)("TaskBench multimedia corpus", () => {
     const doc = JSON.parse(readFileSync(join(out, "33446792.plan.json"), "utf8")) as PlanDoc;
     expect(doc.steps.node_2?.needs).toEqual(["node_0", "node_2"]);
     expect(doc.steps.node_3?.needs).toEqual(["node_3"]);
-    expect(doc.tools["Voice Changer"]).toMatchObject({ risk: "write" });
+    expect(doc.tools["Voice Changer"]).toMatchObject({ risk: "read" });
   });
 });

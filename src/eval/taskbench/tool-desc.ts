@@ -56,36 +56,26 @@ export function parseToolDesc(data: unknown): ToolDescResult {
   return { ok: true, tools };
 }
 
-const MEDIA_TYPES = new Set(["image", "video", "audio"]);
-
-function producesMedia(tool: ToolDescEntry): boolean {
-  // tool_desc spells one type "Image" (Image Search), so compare case-insensitively.
-  return tool.outputTypes.some((t) => MEDIA_TYPES.has(t.toLowerCase()));
-}
-
 /**
- * The catalogue risk of a tool. A tool whose output is an image, video or audio file
- * materialises that file in the workspace, so it writes (`write`); a tool whose output is
- * text or a URL hands a value to the next step and changes nothing (`read`). No
- * multimedia tool publishes or sends anything, so none is `external`. Of the 40
- * multimedia tools this makes 10 `read` (the text and URL producers) and 30 `write`.
+ * The catalogue risk of a tool. Every multimedia tool computes a value (a caption, an
+ * edited image, a transcript) and hands it to the next step: none overwrites state that
+ * existed before the plan, publishes or sends anything. So all 40 are `read`. (Labelling
+ * the 30 media producers `write` made `write-without-evidence` fire on 73 % of the corpus
+ * for plans that merely generate a picture from a prompt: noise, not a planner failure.)
  */
-export function toolRisk(tool: ToolDescEntry): Risk {
-  return producesMedia(tool) ? "write" : "read";
+export function toolRisk(_tool: ToolDescEntry): Risk {
+  return "read";
 }
 
 /**
  * The step kind of a step calling this tool: `search` for the search tools, `read` for
- * tools that fetch from a URL, `write` for tools that generate a new media artefact from
- * a description or another modality ("Generates ...", "Creates ..."), `analyze` for the
- * rest (transformations and text processing). A `write` kind always has a `write` risk,
- * so the import never creates a `risk-under-labelled` finding of its own.
+ * tools that fetch from a URL, `analyze` for the rest — generation, transformation and
+ * text processing all compute a new value from their inputs (see `toolRisk`).
  */
 export function stepKind(tool: ToolDescEntry | undefined): StepKind {
   if (!tool) return "analyze";
   if (/\bsearch\b/i.test(tool.id) || /^(searches|performs\b.*\bsearch)\b/i.test(tool.desc)) return "search";
   if (/^downloads\b/i.test(tool.desc) || tool.inputTypes.some((t) => t.toLowerCase() === "url")) return "read";
-  if (producesMedia(tool) && /^(generates|creates)\b/i.test(tool.desc)) return "write";
   return "analyze";
 }
 

@@ -29,9 +29,14 @@ export const rule = defineRule({
     // Per (tool, target): the last write seen in plan order. Within a group the writes are
     // safe iff they form a chain, and a chain is checked pairwise along the order alone.
     const last = new Map<string, IRNode>();
+    const writers = new Map<string, number>();
+    const writes = (n: IRNode): boolean => n.tool !== undefined && riskRank(graph.effectiveRisk(n)) >= 1;
+    for (const n of ir.nodes) if (writes(n)) writers.set(n.tool!, (writers.get(n.tool!) ?? 0) + 1);
     for (const id of ir.order) {
       const node = graph.node(id);
-      if (!node || node.tool === undefined || riskRank(graph.effectiveRisk(node)) < 1) continue;
+      if (!node || !writes(node)) continue;
+      // A tool that writes once can only race with itself through a parallel for_each.
+      if (writers.get(node.tool!)! < 2 && (node.forEach?.concurrency ?? 1) <= 1) continue;
       const target = targetOf(node);
       if (!target) continue;
       const shown = `${target.key}=${target.shown}`;
@@ -53,7 +58,7 @@ export const rule = defineRule({
         messageId: "race",
         node: node.id,
         path: ["with", target.key],
-        data: { step: node.id, other: prev.id, tool: node.tool, target: shown },
+        data: { step: node.id, other: prev.id, tool: node.tool!, target: shown },
       });
     }
   },

@@ -17,10 +17,13 @@ export const rule = defineRule({
     },
   },
   check(ctx) {
+    // Most plans call each tool once; only tools called twice need a signature.
+    const calls = new Map<string, number>();
+    for (const n of ctx.ir.nodes) if (n.tool !== undefined) calls.set(n.tool, (calls.get(n.tool) ?? 0) + 1);
     const first = new Map<string, IRNode>();
     for (const id of ctx.ir.order) {
       const node = ctx.graph.node(id);
-      if (!node || node.tool === undefined || node.kind === "approval") continue;
+      if (!node || node.tool === undefined || node.kind === "approval" || calls.get(node.tool)! < 2) continue;
       const key = signature(node);
       const other = first.get(key);
       if (!other) {

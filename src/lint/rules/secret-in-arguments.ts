@@ -21,6 +21,9 @@ const FORMATS: ReadonlyArray<[RegExp, string]> = [
   [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:[^\s@/]+@/i, "password in a URL"],
 ];
 
+// One cheap test that every format above needs to pass, so ordinary strings cost one scan.
+const SUSPECT = /sk-|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|AIza|npm_|eyJ|bearer|basic|PRIVATE KEY|:\/\/[^\s@/]+:[^\s@/]+@/i;
+
 // Argument names that hold secrets (`password`, `db_password`, `api_key`, `client_secret`).
 const SECRET_NAME = /(?:^|[_-])(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)$/i;
 // Values that stand in for a secret rather than being one.
@@ -55,7 +58,7 @@ export const rule = defineRule({
 });
 
 function classify(s: string, path: ReadonlyArray<string | number>, part: boolean): string | undefined {
-  for (const [re, what] of FORMATS) if (re.test(s)) return what;
+  if (s.length >= 8 && SUSPECT.test(s)) for (const [re, what] of FORMATS) if (re.test(s)) return what;
   // The name test only applies to a whole literal value: in a template such as
   // "Bearer ${{ inputs.token }}" the secret is the expression, which is fine.
   const name = path[path.length - 1];
