@@ -70,12 +70,22 @@ function fill(template: string, data: Record<string, string | number>): string {
 /** Collects positioned compiler diagnostics for one compilation. */
 export class Collector {
   readonly list: Diagnostic[] = [];
-  private readonly indexes = new Map<string, LineIndex>();
+  private readonly indexes = new Map<string, LineIndex | (() => LineIndex)>();
   /** Every document parsed in this compilation, by file. */
   readonly sources = new Map<string, SourceDoc>();
 
-  addSource(file: string, index: LineIndex): void {
+  /** Registers a file's line index (or a thunk that builds it on first use). */
+  addSource(file: string, index: LineIndex | (() => LineIndex)): void {
     this.indexes.set(file, index);
+  }
+
+  private indexOf(file: string): LineIndex | undefined {
+    let index = this.indexes.get(file);
+    if (typeof index === "function") {
+      index = index();
+      this.indexes.set(file, index);
+    }
+    return index;
   }
 
   report(
@@ -94,7 +104,7 @@ export class Collector {
       docsUrl: diagnosticsDocsUrl(code),
     };
     if (extra.hint) d.hint = extra.hint;
-    this.list.push(locate(this.indexes.get(file), d));
+    this.list.push(locate(this.indexOf(file), d));
   }
 
   get hasErrors(): boolean {

@@ -15,15 +15,17 @@ export function isJsonFile(file: string): boolean {
 
 /** Parses `text`; returns the document, or undefined after reporting why not. */
 export function parseSource(file: string, text: string, out: Collector): SourceDoc | undefined {
-  out.addSource(file, new LineIndex(text));
   if (isJsonFile(file)) {
     const { doc, errors, duplicateKeys } = parseJsonSource(file, text);
+    // The line index is built only when a diagnostic needs a position (most files have none).
+    out.addSource(file, doc ? () => doc.index : () => new LineIndex(text));
     for (const e of errors) out.report("PS101", file, [e.start, e.end], { reason: e.message });
     for (const d of duplicateKeys) out.report("PS102", file, [d.start, d.end], { key: d.key });
     if (doc) out.sources.set(file, doc);
     return doc;
   }
   const { doc, errors } = parseYamlSource(file, text);
+  out.addSource(file, doc ? () => doc.index : () => new LineIndex(text));
   for (const e of errors) {
     if (e.code === "duplicate-key") out.report("PS102", file, [e.start, e.end], { key: e.key ?? "" });
     else out.report("PS101", file, [e.start, e.end], { reason: e.message });

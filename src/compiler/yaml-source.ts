@@ -43,12 +43,14 @@ export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; 
     errors.push({ code: "syntax", message: (err as Error).message, start: 0, end: 1 });
     return { errors };
   }
-  const index = new LineIndex(text);
   const root = document.contents as Node | null;
+  let index: LineIndex | undefined;
   const doc: SourceDoc = {
     file,
     text,
-    index,
+    get index() {
+      return (index ??= new LineIndex(text));
+    },
     data: data ?? null,
     rangeOf: (path, part = "value") => trimRange(text, yamlRange(root, path, part, text.length)),
   };
