@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { relative, resolve as resolvePath } from "node:path";
 import type { Diagnostic } from "../diagnostic.js";
 import { sortDiagnostics } from "../diagnostic.js";
-import { IR_VERSION, type Complexity, type InputSpec, type InputType, type PlanIR, type PlanLimits } from "../ir.js";
+import { IR_VERSION, type Complexity, type InputSpec, type InputType, type IRNode, type PlanIR, type PlanLimits } from "../ir.js";
 import { PlanGraph } from "../lint/graph.js";
 import { buildNodes } from "./build.js";
 import { planHash, sha256 } from "./canonical.js";
@@ -126,6 +126,7 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   reportCycles(cycles, built, out);
 
   const nodes = built.map((b) => b.node);
+  for (const n of nodes) n.span.file = displayPath(n.span.file, cwd);
   const provisional = { nodes, order } as unknown as PlanIR;
   checkReferences(built, new PlanGraph(provisional), new Set(Object.keys(inputs)), out);
 
@@ -139,11 +140,24 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     tools: resolved.tools,
     limits: compileLimits(data),
     hypotheses,
-    nodes,
+    nodes: nodes.map(readableKeyOrder),
     order,
   };
   if (typeof data.complexity === "string") (ir as PlanIR).complexity = data.complexity as Complexity;
   return finish(kind, { ...ir, planHash: planHash(ir) }, doc);
+}
+
+const NODE_KEYS: ReadonlyArray<keyof IRNode> = [
+  "id", "kind", "goal", "tool", "allowedTools", "risk", "riskInferred", "dependsOn", "consumes", "with", "output",
+  "outputSchema", "success", "when", "retry", "timeoutMs", "repeat", "forEach", "approval", "idempotencyKey",
+  "assumes", "phase", "template", "span",
+];
+
+/** The node with its keys in the order a reader expects (SPEC §2), not the order they were filled in. */
+function readableKeyOrder(node: IRNode): IRNode {
+  const out: Record<string, unknown> = {};
+  for (const k of NODE_KEYS) if (node[k] !== undefined) out[k] = node[k];
+  return out as unknown as IRNode;
 }
 
 function compileInputs(doc: SourceDoc, data: Obj, out: Collector): PlanIR["inputs"] {
