@@ -17,6 +17,8 @@ export function median(xs) {
 // GNU time reports the child's user+sys CPU; on a shared machine CPU time is steadier than wall time.
 const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
+const STACK_TRACE = /^\s+at .+:\d+:\d+\)?$/m;
+
 /**
  * Runs `cmd args` `runs` times; returns median wall ms, median CPU ms (user+sys, when
  * /usr/bin/time exists), every wall sample and the exit codes seen.
@@ -35,8 +37,9 @@ export function timeProcess(cmd, args, { runs = 5, cwd, okCodes = [0] } = {}) {
       const wall = Number(process.hrtime.bigint() - t0) / 1e6;
       if (r.error) throw r.error;
       codes.add(r.status);
-      if (!okCodes.includes(r.status)) {
-        throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${String(r.stderr).slice(0, 400)}`);
+      // An uncaught exception also exits 1, which lint uses for "found errors": a stack trace tells them apart.
+      if (!okCodes.includes(r.status) || STACK_TRACE.test(String(r.stderr))) {
+        throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${String(r.stderr).slice(0, 600)}`);
       }
       walls.push(wall);
       if (GNU_TIME) {

@@ -12,7 +12,10 @@ import { registerStatus } from "./status.js";
 import { registerRuns } from "./runs.js";
 import { registerApprove, registerReject } from "./approve.js";
 import { registerRevise } from "./revise.js";
+import { registerPlan } from "./plan.js";
+import { registerRefine } from "./refine.js";
+import { registerReplan } from "./replan.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerPlan, registerRefine, registerReplan];

@@ -100,6 +100,8 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   const targets = found.files
     .map((file) => ({ file, config: resolver.forFile(file) }))
     .filter((t) => !files.isIgnored(resolve(io.cwd, t.file), t.config.ignores, t.config.baseDir));
+  // The baseline's own config decides how stale entries are reported; load it before the check.
+  const baselineConfig = opts.baseline ? resolver.forFile(resolve(io.cwd, opts.baseline)) : undefined;
   if (resolver.diagnostics.length) return printConfigErrors(resolver.diagnostics, program, io);
   if (targets.length === 0) {
     await write(io.stderr, `planspec: all ${found.files.length} files are ignored by the config's ignores\n`);
@@ -142,7 +144,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   if (opts.baseline) {
     const loaded = baseline.readBaseline(opts.baseline, io.cwd);
     if (typeof loaded === "string") throw new UsageError(loaded);
-    const staleLevel = config.severityOf(resolver.forFile(resolve(io.cwd, opts.baseline)), baseline.STALE_BASELINE, "info");
+    const staleLevel = config.severityOf(baselineConfig, baseline.STALE_BASELINE, "info");
     const { kept, stale } = baseline.applyBaseline(findings, loaded, io.cwd, staleLevel === "off" ? "info" : staleLevel);
     diagnostics = [...kept.map((f) => f.diagnostic), ...(staleLevel === "off" ? [] : stale)];
     if (stale.length && keepSources) sources.set(opts.baseline, { index: new LineIndex(loaded.text) });

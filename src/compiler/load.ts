@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Collector } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
 import type { SourceDoc } from "./source.js";
+import { parseYamlFast } from "./yaml-fast.js";
 import { parseYamlSource } from "./yaml-source.js";
 import { LineIndex } from "../diagnostic.js";
 
@@ -23,6 +24,12 @@ export function parseSource(file: string, text: string, out: Collector): SourceD
     for (const d of duplicateKeys) out.report("PS102", file, [d.start, d.end], { key: d.key });
     if (doc) out.sources.set(file, doc);
     return doc;
+  }
+  const fast = parseYamlFast(file, text);
+  if (fast) {
+    out.addSource(file, () => fast.index);
+    out.sources.set(file, fast);
+    return fast;
   }
   const { doc, errors } = parseYamlSource(file, text);
   out.addSource(file, doc ? () => doc.index : () => new LineIndex(text));

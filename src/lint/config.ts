@@ -4,13 +4,14 @@
  * thousands of files costs one walk per directory) or named with `--config`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv } from "ajv";
 import { type Diagnostic, type Severity, LineIndex, locate } from "../diagnostic.js";
 import type { DocPath, SourceDoc } from "../compiler/source.js";
 import { didYouMean } from "../compiler/suggest.js";
 import { parseYamlSource } from "../compiler/yaml-source.js";
+import { displayPath } from "./files.js";
 import { ruleDocsUrl } from "./rule.js";
 
 export const CONFIG_FILE = "planspec.config.yaml";
@@ -56,6 +57,7 @@ export function parseRuleOverride(text: string, known: readonly KnownRule[]): Ru
   const id = m[1]!;
   const severity = m[2]!;
   const ids = known.map((r) => r.id);
+  const withHint = (message: string, hint: string | undefined) => (hint ? `${message}; ${hint}` : message);
   if (!ids.includes(id)) return withHint(`--rule: unknown rule "${id}"`, didYouMean(id, ids));
   if (!(SEVERITY_LEVELS as readonly string[]).includes(severity)) {
     return withHint(`--rule ${id}: severity must be off, info, warning or error, got "${severity}"`, severityHint(severity));
@@ -67,10 +69,6 @@ export function parseRuleOverride(text: string, known: readonly KnownRule[]): Ru
 function severityHint(value: string): string | undefined {
   const prefixed = value.length >= 2 ? SEVERITY_LEVELS.find((s) => s.startsWith(value.toLowerCase())) : undefined;
   return prefixed ? `did you mean "${prefixed}"?` : didYouMean(value, SEVERITY_LEVELS);
-}
-
-function withHint(message: string, hint: string | undefined): string {
-  return hint ? `${message}; ${hint}` : message;
 }
 
 const severitySchema = { enum: [...SEVERITY_LEVELS] };
@@ -303,9 +301,4 @@ export class ConfigResolver {
     for (const o of overrides) rules[o.id] = { ...rules[o.id], severity: o.severity };
     return { ...config, rules };
   }
-}
-
-function displayPath(abs: string, cwd: string): string {
-  const rel = relative(cwd, abs);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : abs;
 }

@@ -4,7 +4,7 @@
  * matcher for the config's `ignores`.
  */
 import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Plan files a directory search picks up. */
 export const PLAN_FILE = /\.plan\.(?:ya?ml|json)$/i;
@@ -26,10 +26,13 @@ export function discoverPlanFiles(args: readonly string[], cwd: string): Discove
   const seen = new Set<string>();
   const files: string[] = [];
   const unmatched: Discovery["unmatched"] = [];
+  // A prefix test instead of path.relative per file: a corpus directory holds thousands.
+  const root = resolve(cwd);
+  const prefix = root.endsWith(sep) ? root : root + sep;
   const add = (abs: string) => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    files.push(displayPath(abs, cwd));
+    files.push(abs.startsWith(prefix) ? abs.slice(prefix.length) : displayPath(abs, cwd));
   };
   for (const arg of args) {
     if (isGlob(arg)) {
@@ -60,7 +63,8 @@ export function discoverPlanFiles(args: readonly string[], cwd: string): Discove
   return { files, unmatched };
 }
 
-function displayPath(abs: string, cwd: string): string {
+/** `abs` relative to `cwd` when inside it, else absolute: how diagnostics name files. */
+export function displayPath(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
   return rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel) ? abs : rel;
 }
@@ -75,7 +79,7 @@ function walk(dir: string, onFile: (file: string, name: string) => void, maxDept
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
-    const full = join(dir, e.name);
+    const full = dir.endsWith(sep) ? dir + e.name : dir + sep + e.name;
     if (e.isDirectory()) {
       if (e.name === "node_modules" || e.name.startsWith(".") || maxDepth <= 1) continue;
       walk(full, onFile, maxDepth - 1);
@@ -95,10 +99,12 @@ export function expandGlob(pattern: string, cwd: string): string[] {
   const re = globToRegExp(segments.join("/"));
   const depth = segments.includes("**") || segments.some((s) => s.includes("**")) ? Infinity : segments.length;
   const out: string[] = [];
+  const skip = base.endsWith(sep) ? base.length : base.length + 1;
   walk(
     base,
     (file) => {
-      if (re.test(relative(base, file).split(sep).join("/"))) out.push(file);
+      const rel = file.slice(skip);
+      if (re.test(sep === "/" ? rel : rel.split(sep).join("/"))) out.push(file);
     },
     depth,
   );

@@ -150,24 +150,34 @@ export class PlanGraph {
   }
 
   /**
-   * The direct needs of `id` that another of its needs already implies transitively:
-   * one union of the parents' ancestor bitsets, then one bit test per need.
+   * Those of `candidates` (direct needs of `id`) that another direct need already implies
+   * transitively. Few needs: one O(1) ancestor test per pair; many: one union of the
+   * needs' ancestor bitsets, then one bit test per candidate.
    */
-  redundantNeeds(id: string): string[] {
+  impliedNeeds(id: string, candidates: readonly string[]): string[] {
     const i = this.indexOf.get(id);
-    if (i === undefined) return [];
+    if (i === undefined || candidates.length === 0) return [];
     const parents = this.parents[i]!;
     if (parents.length < 2) return [];
+    const cand: number[] = [];
+    for (const c of candidates) {
+      const j = this.indexOf.get(c);
+      if (j !== undefined) cand.push(j);
+    }
     const w = this.words;
+    const out: string[] = [];
+    if (cand.length * parents.length <= 4 * w) {
+      for (const c of cand) {
+        if (parents.some((p) => p !== c && (this.anc[p * w + (c >>> 5)]! & (1 << (c & 31))) !== 0)) out.push(this.nodes[c]!.id);
+      }
+      return out;
+    }
     const union = new Uint32Array(w);
     for (const p of parents) {
       const pb = p * w;
       for (let k = 0; k < w; k++) union[k]! |= this.anc[pb + k]!;
     }
-    const out: string[] = [];
-    for (const p of parents) {
-      if ((union[p >>> 5]! & (1 << (p & 31))) !== 0) out.push(this.nodes[p]!.id);
-    }
+    for (const c of cand) if ((union[c >>> 5]! & (1 << (c & 31))) !== 0) out.push(this.nodes[c]!.id);
     return out;
   }
 

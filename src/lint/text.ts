@@ -20,28 +20,20 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** Lower-cased alphanumeric runs of `text`, in order. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-}
-
 /**
  * A light suffix stripper so "anomalies"/"anomaly" and "parses"/"parsing"/"parsed"
  * compare equal; crude on purpose: rules only ask whether two texts share a word.
  */
 export function stem(word: string): string {
   if (word.length <= 4) return word;
-  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.endsWith("ing") && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith("ed") && word.length > 5) return word.slice(0, -2);
-  if (word.endsWith("es") && /(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
-
-/** True for a word that carries no meaning of its own (articles, pronouns, "step"). */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
+  let w = word;
+  if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 5) w = w.slice(0, -2);
+  else if (/(?:ss|x|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
+  // "parse" and "parsed" meet at "pars".
+  return w.length > 4 && w.endsWith("e") ? w.slice(0, -1) : w;
 }
 
 /** The distinct stemmed content words of `text` (stop words and 1-letter words dropped). */
@@ -79,18 +71,41 @@ export function contentWordSet(text: string): Set<string> {
  */
 export function normaliseValue(v: Value | undefined): string {
   if (v === undefined) return "";
-  return JSON.stringify(canonical(v));
+  const parts: string[] = [];
+  canonical(v, parts);
+  return parts.join("");
 }
 
-function canonical(v: Value): unknown {
-  if (v === null || typeof v === "boolean" || typeof v === "number") return v;
-  if (typeof v === "string") return v.trim().replace(/\s+/g, " ");
-  if (Array.isArray(v)) return v.map(canonical);
-  if (isExprValue(v)) return { $expr: squash(v.$expr) };
-  if (isTemplateValue(v)) return { $template: v.$template.map((p) => (typeof p === "string" ? p : { $expr: squash(p.$expr) })) };
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) out[k] = canonical(v[k]!);
-  return out;
+// Serialises straight into `parts` (no intermediate objects): this runs on the arguments
+// of every step of a 10,000-step plan.
+function canonical(v: Value, parts: string[]): void {
+  if (v === null || typeof v === "boolean" || typeof v === "number") {
+    parts.push(String(v));
+  } else if (typeof v === "string") {
+    parts.push(JSON.stringify(v.trim().replace(/\s+/g, " ")));
+  } else if (Array.isArray(v)) {
+    parts.push("[");
+    v.forEach((x, i) => {
+      if (i > 0) parts.push(",");
+      canonical(x, parts);
+    });
+    parts.push("]");
+  } else if (isExprValue(v)) {
+    parts.push("${", JSON.stringify(squash(v.$expr)), "}");
+  } else if (isTemplateValue(v)) {
+    parts.push("`");
+    for (const p of v.$template) parts.push(typeof p === "string" ? JSON.stringify(p) : `\${${JSON.stringify(squash(p.$expr))}}`);
+    parts.push("`");
+  } else {
+    parts.push("{");
+    Object.keys(v)
+      .sort()
+      .forEach((k, i) => {
+        parts.push(i > 0 ? "," : "", JSON.stringify(k), ":");
+        canonical(v[k]!, parts);
+      });
+    parts.push("}");
+  }
 }
 
 // Whitespace between tokens of an expression carries no meaning outside string literals;

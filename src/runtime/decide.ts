@@ -1,6 +1,7 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
 import type { PlanIR } from "../ir.js";
 import { loadRun, openRun } from "./run.js";
+import type { Store } from "./store.js";
 import { nowIso, type Decision, type RunState } from "./store.js";
 
 /** A decision that cannot be recorded (unknown step, no gate, not an approver, already decided). */
@@ -17,15 +18,15 @@ export interface DecideResult {
   plan: PlanIR;
 }
 
-/** Records `decision` on `step` of the run in `dir`; the run continues on `resume`. */
+/** Records `decision` on `step` of a run (directory or store); the run continues on `resume`. */
 export async function decide(
-  dir: string,
+  run: string | Store,
   step: string,
   decision: Decision["decision"],
   by: string,
   note?: string,
 ): Promise<DecideResult> {
-  const store = openRun(dir);
+  const store = typeof run === "string" ? openRun(run) : run;
   await store.lock();
   try {
     const { state, plan } = await loadRun(store);

@@ -5,7 +5,7 @@
  */
 import type { IRNode, PlanIR } from "../ir.js";
 import { loadRun, openRun } from "./run.js";
-import type { NodeState, RunState } from "./store.js";
+import type { NodeState, RunState, Store } from "./store.js";
 
 export class ReviseError extends Error {
   constructor(message: string) {
@@ -79,13 +79,13 @@ export function mapState(state: RunState, newPlan: PlanIR, changes: Change[]): s
   return resetIds;
 }
 
-/** Applies a revision to the run in `dir` and returns its number and changes. */
+/** Applies a revision to a run (directory or store) and returns its number and changes. */
 export async function reviseRun(
-  dir: string,
+  run: string | Store,
   newPlan: PlanIR,
   opts: { reason: string; evidence: string[] },
 ): Promise<{ revision: number; changes: Change[]; reset: string[]; oldPlan: PlanIR }> {
-  const store = openRun(dir);
+  const store = typeof run === "string" ? openRun(run) : run;
   await store.lock();
   try {
     const { state, plan: oldPlan } = await loadRun(store);

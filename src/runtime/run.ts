@@ -25,7 +25,7 @@ export interface SessionOptions {
   afterStateWrite?: (stateVersion: number) => void;
 }
 
-function instrument(store: FileStore, hook: SessionOptions["afterStateWrite"]): void {
+function instrument(store: Store, hook: SessionOptions["afterStateWrite"]): void {
   if (!hook) return;
   const write = store.writeState.bind(store);
   store.writeState = async (state, dirty) => {
@@ -44,6 +44,8 @@ export interface StartOptions extends SessionOptions {
   toolModules: string[];
   workspace?: string;
   planFile?: string;
+  /** Hold the run in this store (e.g. PostgreSQL) instead of a run directory; its runId is the run's. */
+  store?: Store;
 }
 
 export interface SessionResult {
@@ -81,7 +83,7 @@ async function setupTools(plan: PlanIR, modules: string[]) {
 
 /** Starts a run of `plan` and executes it until it ends or pauses. */
 export async function startRun(opts: StartOptions): Promise<SessionResult> {
-  const runId = opts.runId ?? (opts.runDir ? basename(resolve(opts.cwd, opts.runDir)) : newRunId(opts.plan.name));
+  const runId = opts.store?.runId ?? opts.runId ?? (opts.runDir ? basename(resolve(opts.cwd, opts.runDir)) : newRunId(opts.plan.name));
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(runId)) throw new InputError(`invalid run id "${runId}": use letters, digits, ".", "_" and "-"`);
   const dir = opts.runDir ? resolve(opts.cwd, opts.runDir) : resolve(runsRoot(opts.cwd), runId);
   const workspace = resolve(opts.cwd, opts.workspace ?? ".");
@@ -89,9 +91,15 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const inputs = resolveInputs(opts.plan, opts.inputs);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const registry = await setupTools(opts.plan, modules);
-  if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
-  mkdirSync(dir, { recursive: true });
-  const store = new FileStore(dir, runId);
+  let store: Store;
+  if (opts.store) {
+    store = opts.store;
+    if (await store.exists()) throw new InputError(`run ${runId} already exists in ${store.location}; use planspec resume`);
+  } else {
+    if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
+    mkdirSync(dir, { recursive: true });
+    store = new FileStore(dir, runId);
+  }
   instrument(store, opts.afterStateWrite);
   await store.lock();
   try {
@@ -120,7 +128,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
     const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit }).run();
-    return { runId, dir, outcome };
+    return { runId, dir: opts.store ? store.location : dir, outcome };
   } finally {
     await store.unlock();
   }
@@ -150,9 +158,10 @@ export async function loadRun(store: Store): Promise<{ state: RunState; plan: Pl
   return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
 }
 
-/** Resumes a run in `dir`: checks consistency, handles interrupted steps, continues. */
-export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<SessionResult> {
-  const store = openRun(dir);
+/** Resumes a run (a run directory or an opened store): checks consistency, handles interrupted steps, continues. */
+export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): Promise<SessionResult> {
+  const store = typeof run === "string" ? openRun(run) : run;
+  const dir = store.location;
   instrument(store, opts.afterStateWrite);
   await store.lock();
   try {

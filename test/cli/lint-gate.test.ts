@@ -1,5 +1,5 @@
 /** `planspec lint` as a CI gate: suppressions, baselines, --against and colour, through the real CLI. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers.js";
@@ -95,6 +95,14 @@ describe("planspec lint: baselines", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^baseline.json:4:5: info: baseline entry for ${NO_CRITERIA} in p.plan.yaml \\(step "read_input"\\) matches no finding`));
     expect(r.stdout).toContain("1 problem (0 errors, 0 warnings, 1 info) in 1 file");
+  });
+
+  it("does not write a baseline while a plan cannot be read", () => {
+    const dir = workspace({ "p.plan.yaml": BAD, "q.plan.yaml": "steps: [unclosed\n" });
+    const r = lint(dir, ".", "--write-baseline", "baseline.json");
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/^q\.plan\.yaml:\d+:\d+: .*\[PS101\]/);
+    expect(existsSync(join(dir, "baseline.json"))).toBe(false);
   });
 
   it("exits 2 on a baseline that is not one", () => {

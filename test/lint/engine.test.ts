@@ -89,27 +89,39 @@ describe("lintCompiled position mapping", () => {
   });
 
   it("points findings about template steps into the template file", () => {
-    const dir = mkdtempSync(join(tmpdir(), "planspec-engine-"));
-    mkdirSync(join(dir, "templates"));
-    writeFileSync(
-      join(dir, "templates", "check.template.yaml"),
-      `planspec: 1
+    const [d] = lintCompiled(compileFile("t.plan.yaml", { cwd: templated() }), { rules: [stepRule("step-rule")] });
+    expect(d).toMatchObject({ file: join("templates", "check.template.yaml"), line: 7, col: 3, message: 'step "checking.look" seen' });
+  });
+
+  it("applies suppressions written in the template file to its steps", () => {
+    const dir = templated("  # planspec-disable-next-line step-rule -- templates are reviewed once, centrally\n");
+    expect(lintCompiled(compileFile("t.plan.yaml", { cwd: dir }), { rules: [stepRule("step-rule")] })).toEqual([]);
+  });
+});
+
+/** A plan using a one-step template; `beforeStep` is inserted above the template's step. */
+function templated(beforeStep = ""): string {
+  const dir = mkdtempSync(join(tmpdir(), "planspec-engine-"));
+  mkdirSync(join(dir, "templates"));
+  writeFileSync(
+    join(dir, "templates", "check.template.yaml"),
+    `planspec: 1
 template: check
 params: { target: { type: string } }
 tools:
   reader: { risk: read }
 steps:
-  look:
+${beforeStep}  look:
     kind: read
     goal: Look at the target
     tool: reader
     with: { path: "\${{ params.target }}" }
     output: seen
 `,
-    );
-    writeFileSync(
-      join(dir, "t.plan.yaml"),
-      `planspec: 1
+  );
+  writeFileSync(
+    join(dir, "t.plan.yaml"),
+    `planspec: 1
 name: uses-template
 goal: Check a target with the template.
 templates: [./templates/check.template.yaml]
@@ -121,13 +133,11 @@ steps:
     uses: check
     with: { target: a.txt }
 `,
-    );
-    const result = compileFile("t.plan.yaml", { cwd: dir });
-    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    const [d] = lintCompiled(result, { rules: [stepRule("step-rule")] });
-    expect(d).toMatchObject({ file: join("templates", "check.template.yaml"), line: 7, col: 3, message: 'step "checking.look" seen' });
-  });
-});
+  );
+  const result = compileFile("t.plan.yaml", { cwd: dir });
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return dir;
+}
 
 describe("lintCompiled severities and options", () => {
   it("takes the severity from the config and drops rules that are off", () => {

@@ -8,14 +8,16 @@ import type { FormatOptions } from "./index.js";
 
 const COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };
 
+const ESCAPE: Record<string, string> = { "%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C" };
+
 /** Escapes a command's message the way the Actions runner unescapes it. */
 export function escapeData(s: string): string {
-  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return s.replace(/[%\r\n]/g, (c) => ESCAPE[c]!);
 }
 
 /** Escapes a property value: as data, plus the `:` and `,` that delimit properties. */
 export function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  return s.replace(/[%\r\n:,]/g, (c) => ESCAPE[c]!);
 }
 
 function repoPath(file: string, cwd: string): string {

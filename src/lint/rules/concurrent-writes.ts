@@ -6,10 +6,11 @@ import { type IRNode, type Value, riskRank } from "../../ir.js";
 import { defineRule } from "../rule.js";
 import { expressionRoots, normaliseValue, nodeExpressions } from "../text.js";
 
-// Argument names that say where a write lands, in order of preference.
+// Argument names that say where a write lands, in order of preference. Not `url`: two
+// POSTs to one endpoint (two chat messages) are two effects, not a race.
 const TARGET_KEYS = [
   "path", "file", "file_path", "filename", "target", "dest", "destination", "output_path", "out",
-  "url", "table", "key", "branch", "ref", "repo", "resource", "document",
+  "table", "key", "branch", "ref", "repo", "resource", "document",
 ];
 
 export const rule = defineRule({

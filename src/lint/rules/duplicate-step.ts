@@ -17,14 +17,23 @@ export const rule = defineRule({
     },
   },
   check(ctx) {
-    // Most plans call each tool once; only tools called twice need a signature.
-    const calls = new Map<string, number>();
-    for (const n of ctx.ir.nodes) if (n.tool !== undefined) calls.set(n.tool, (calls.get(n.tool) ?? 0) + 1);
+    // Two stages so a 10,000-step plan does not serialise every step's arguments: only
+    // steps that share a tool and the steps they read can be duplicates.
+    const keys = new Map<IRNode, string>();
+    const groupSize = new Map<string, number>();
+    for (const n of ctx.ir.nodes) {
+      if (n.tool === undefined || n.kind === "approval") continue;
+      const reads = n.consumes.length > 1 ? [...n.consumes].sort().join(",") : (n.consumes[0] ?? "");
+      const key = `${n.tool}\u0000${reads}`;
+      keys.set(n, key);
+      groupSize.set(key, (groupSize.get(key) ?? 0) + 1);
+    }
     const first = new Map<string, IRNode>();
     for (const id of ctx.ir.order) {
       const node = ctx.graph.node(id);
-      if (!node || node.tool === undefined || node.kind === "approval" || calls.get(node.tool)! < 2) continue;
-      const key = signature(node);
+      const coarse = node && keys.get(node);
+      if (!node || coarse === undefined || groupSize.get(coarse)! < 2) continue;
+      const key = `${coarse}\u0000${signature(node)}`;
       const other = first.get(key);
       if (!other) {
         first.set(key, node);
@@ -34,21 +43,19 @@ export const rule = defineRule({
         messageId: "duplicate",
         node: node.id,
         path: node.with ? ["with"] : ["tool"],
-        data: { step: node.id, other: other.id, tool: node.tool },
+        data: { step: node.id, other: other.id, tool: node.tool! },
       });
     }
   },
 });
 
-// What makes two calls the same call: the tool, its arguments, the steps it reads (its
-// context), and what decides whether and over what it runs (two steps guarded by
-// different `when`s are alternatives). Without `with`, the goal is the instruction the
-// tool gets, so it counts as an argument.
+// Beyond the tool and the steps it reads (its context, in the coarse key), what makes two
+// calls the same call: the arguments and what decides whether and over what it runs (two
+// steps guarded by different `when`s are alternatives). Without `with`, the goal is the
+// instruction the tool gets, so it counts as an argument.
 function signature(node: IRNode): string {
   return JSON.stringify([
-    node.tool,
     node.with ? normaliseValue(node.with) : node.goal.trim().toLowerCase().replace(/\s+/g, " "),
-    [...node.consumes].sort(),
     node.forEach?.items.replace(/\s+/g, "") ?? null,
     node.when?.replace(/\s+/g, "") ?? null,
   ]);

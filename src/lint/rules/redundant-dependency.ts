@@ -18,9 +18,9 @@ export const rule = defineRule({
     const { graph } = ctx;
     for (const node of graph.nodes) {
       if (node.dependsOn.length < 2) continue;
-      const reads = new Set(node.consumes);
-      for (const dep of graph.redundantNeeds(node.id)) {
-        if (reads.has(dep)) continue;
+      // A need the step reads from is data flow, so only pure ordering needs are candidates.
+      const orderOnly = node.dependsOn.filter((d) => !node.consumes.includes(d));
+      for (const dep of graph.impliedNeeds(node.id, orderOnly)) {
         const via = node.dependsOn.find((d) => d !== dep && graph.isAncestor(dep, d));
         if (via === undefined) continue;
         ctx.report({

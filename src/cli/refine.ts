@@ -1,0 +1,94 @@
+/** `planspec refine RUN STEP`: the LLM expands a phase of a paused or running run into sub-steps, recorded as a revision. */
+import type { Command } from "commander";
+import type { ActionContext } from "./main.js";
+import { UsageError, write } from "./io.js";
+import { useColor } from "./color.js";
+import { resolveRunDir } from "./runs.js";
+import { userError } from "./run.js";
+
+interface RefineCliOpts {
+  provider: string;
+  model?: string;
+  baseUrl?: string;
+  maxRepairs: string;
+  trace?: string;
+  replay?: string;
+  timeout: string;
+}
+
+/** Adds the provider options refine and replan share. */
+export function providerOptions(cmd: Command): Command {
+  return cmd
+    .option("--provider <name>", "openai (any OpenAI-compatible server) or anthropic", "openai")
+    .option("--model <model>", "the model name")
+    .option("--base-url <url>", "the API base URL")
+    .option("--max-repairs <n>", "how many times diagnostics go back to the model", "2")
+    .option("--trace <file>", "where the trace goes (default <run>/refine/<step>.trace.jsonl)")
+    .option("--replay <trace>", "answers taken from a recorded trace, in order; no network")
+    .option("--timeout <seconds>", "per-request timeout", "120");
+}
+
+/** Runs a refinement (`phase`) or a replan (`failed`) and prints the outcome; returns the exit code. */
+export async function runRefinement(ctx: ActionContext, program: Command, run: string, step: string, mode: "phase" | "failed", opts: RefineCliOpts): Promise<number> {
+  const { io } = ctx;
+  const { join, resolve } = await import("node:path");
+  const { mkdirSync } = await import("node:fs");
+  const planner = await import("../planner/index.js");
+  const { refineStep } = await import("../planner/refine.js");
+  const maxRepairs = Number(opts.maxRepairs);
+  if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new UsageError(`--max-repairs must be an integer >= 0, got "${opts.maxRepairs}"`);
+  if (opts.provider !== "openai" && opts.provider !== "anthropic") throw new UsageError(`--provider must be openai or anthropic, got "${opts.provider}"`);
+  const dir = resolveRunDir(run, io.cwd);
+  try {
+    let provider: import("../planner/index.js").Provider;
+    let secret = "";
+    if (opts.replay) {
+      let events;
+      try {
+        events = planner.readTrace(resolve(io.cwd, opts.replay));
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        throw new UsageError(e.code ? `cannot read trace ${opts.replay}: ${e.code}` : e.message);
+      }
+      provider = new planner.ReplayProvider(planner.recordedCompletions(events), planner.traceStart(events));
+    } else {
+      const made = await planner.makeProvider({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, env: io.env, policy: { timeoutMs: Number(opts.timeout) * 1000 } });
+      provider = made.provider;
+      secret = made.secret;
+    }
+    mkdirSync(join(dir, "refine"), { recursive: true });
+    const traceFile = opts.trace ? resolve(io.cwd, opts.trace) : join(dir, "refine", `${step}.trace.jsonl`);
+    const trace = new planner.FileTrace(traceFile, secret ? [secret] : []);
+    const r = await refineStep({ runDir: dir, step, mode, provider, trace, maxRepairs, cwd: io.cwd });
+    const color = useColor(program, io, "stdout");
+    if (r.diagnostics.length && r.compiled) {
+      const { renderText } = await import("../lint/format/stylish.js");
+      await write(io.stdout, renderText(r.diagnostics, { sources: r.compiled.sources, color }));
+    }
+    if (r.problem) await write(io.stdout, `the last answer could not be used: ${r.problem}\n`);
+    if (!r.revision) {
+      await write(io.stdout, `refinement of "${step}" refused after ${r.rounds} model call${r.rounds === 1 ? "" : "s"}: the revised plan does not compile and lint clean against the run's plan; trace: ${traceFile}\n`);
+      return 1;
+    }
+    const v = r.revision;
+    await write(
+      io.stdout,
+      `revision ${v.number} recorded: "${step}" replaced by ${v.added.join(", ")}; ${v.reset.length} step(s) will run again\nplan: ${r.planFile}\ntrace: ${traceFile}\nnext: planspec resume ${dir}\n`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof planner.PlannerError) throw new UsageError(err.message);
+    return userError(err);
+  }
+}
+
+export function registerRefine(program: Command, ctx: ActionContext): void {
+  const cmd = program
+    .command("refine")
+    .description("expand a `kind: phase` step of a paused or running run into sub-steps with the LLM planner; recorded as a linted revision")
+    .argument("<run>", "a run directory or a run id under .planspec/runs")
+    .argument("<step>", "the phase step to expand");
+  providerOptions(cmd)
+    .addHelpText("after", `\nExamples:\n  $ planspec refine .planspec/runs/fix-1 regressions\n  $ planspec resume .planspec/runs/fix-1\n\nOnly the artifacts the phase references go into the prompt. The sub-steps are named <phase>.<sub>.\nExit codes: 0 revision recorded, 1 the revised plan does not lint clean after repairs, 2 usage, key or network error.\n`)
+    .action(ctx.action(async (run: string, step: string, opts: RefineCliOpts) => runRefinement(ctx, program, run, step, "phase", opts)));
+}

@@ -1,0 +1,93 @@
+/**
+ * Leases: who may write a run. A lease is (owner, generation, expiry) on the run's row.
+ * Taking one bumps the generation; every write names the generation it holds and
+ * commits only while that lease is unexpired, so a worker that stalled past its lease
+ * cannot commit after another took the run over (fencing).
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { PgDatabase } from "./db.js";
+
+/** Another live process holds the run's lease. */
+export class LeaseHeldError extends Error {
+  constructor(
+    readonly runId: string,
+    readonly owner: string,
+    readonly expiresAt: string,
+  ) {
+    super(`the run ${runId} is in use by ${owner} (lease until ${expiresAt})`);
+    this.name = "LeaseHeldError";
+  }
+}
+
+/** This process's lease was taken over or expired: it must not write the run any more. */
+export class LeaseLostError extends Error {
+  constructor(readonly runId: string) {
+    super(`lost the lease on run ${runId}: it expired or another worker took the run over`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/** Default lease length: a dead worker's run waits this long before another takes it. */
+export const DEFAULT_LEASE_MS = 15_000;
+
+/** A lease owner id: host, pid and a random suffix (two stores in one process differ). */
+export function newOwnerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
+/** Tries to take the lease on an existing run; returns the new generation, or throws `LeaseHeldError`. */
+export async function takeLease(db: PgDatabase, runId: string, owner: string, leaseMs: number): Promise<number | undefined> {
+  const r = await db.query<{ g: string }>(
+    `UPDATE planspec.runs SET lease_owner = $2, lease_generation = lease_generation + 1,
+       lease_expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
+     WHERE run_id = $1 AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
+     RETURNING lease_generation::text AS g`,
+    [runId, owner, leaseMs],
+  );
+  if (r.rows[0]) return Number(r.rows[0].g);
+  const held = await db.query<{ owner: string | null; exp: Date | null }>("SELECT lease_owner AS owner, lease_expires_at AS exp FROM planspec.runs WHERE run_id = $1", [runId]);
+  const row = held.rows[0];
+  if (!row) return undefined;
+  throw new LeaseHeldError(runId, row.owner ?? "another process", row.exp ? row.exp.toISOString() : "unknown");
+}
+
+/**
+ * Claims the oldest run that is queued, or running with no live lease, skipping rows
+ * other workers are claiming at this instant (FOR UPDATE SKIP LOCKED).
+ */
+export async function claimNext(db: PgDatabase, owner: string, leaseMs: number): Promise<{ runId: string; generation: number } | undefined> {
+  const r = await db.pool.query<{ run_id: string; g: string }>(
+    `UPDATE planspec.runs r SET lease_owner = $1, lease_generation = r.lease_generation + 1,
+       lease_expires_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000)
+     FROM (SELECT run_id FROM planspec.runs
+           WHERE status IN ('queued', 'running') AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
+           ORDER BY created_at, run_id LIMIT 1 FOR UPDATE SKIP LOCKED) c
+     WHERE r.run_id = c.run_id
+     RETURNING r.run_id, r.lease_generation::text AS g`,
+    [owner, leaseMs],
+  );
+  const row = r.rows[0];
+  return row ? { runId: row.run_id, generation: Number(row.g) } : undefined;
+}
+
+/** Extends a lease still held; false when it was lost (expired or taken over). */
+export async function renewLease(db: PgDatabase, runId: string, generation: number, leaseMs: number): Promise<boolean> {
+  const r = await db.pool.query(
+    `UPDATE planspec.runs SET lease_expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
+     WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp()`,
+    [runId, generation, leaseMs],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Gives a lease back so another worker may take the run at once. */
+export async function releaseLease(db: PgDatabase, runId: string, generation: number): Promise<void> {
+  await db.pool.query("UPDATE planspec.runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = $1 AND lease_generation = $2", [runId, generation]);
+}
+
+/** How many runs a worker could still have to take: queued or running (leased or not). */
+export async function openRunCount(db: PgDatabase): Promise<number> {
+  const r = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM planspec.runs WHERE status IN ('queued', 'running')");
+  return r.rows[0]?.n ?? 0;
+}

@@ -1,0 +1,297 @@
+/**
+ * The PostgreSQL run store: the same `Store` as the file store, for runs shared by many
+ * workers. Every write that changes a run is one fenced SQL statement: the state, the
+ * events appended since the last write and the idempotency records of finished steps
+ * commit together, and only while this store holds an unexpired lease of the current
+ * generation. Artifacts are content-addressed and shared by all runs.
+ */
+import type { PlanIR } from "../../ir.js";
+import { sha256Hex } from "../atomic.js";
+import { nowIso, type ArtifactRef, type IdempotencyRecord, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
+import { StoreError, type PgDatabase } from "./db.js";
+import { DEFAULT_LEASE_MS, LeaseLostError, newOwnerId, releaseLease, renewLease, takeLease } from "./lease.js";
+
+export interface PgStoreOptions {
+  leaseMs?: number;
+  owner?: string;
+}
+
+
+const WRITE_SQL = `
+WITH run AS (
+  UPDATE planspec.runs SET state = $3::json, state_version = $4, status = $5, updated_at = clock_timestamp()
+  WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp()
+  RETURNING run_id
+), ev AS (
+  INSERT INTO planspec.events (run_id, seq, time, type, data)
+  SELECT run.run_id, e.seq, e.time, e.type, e.data FROM run, json_to_recordset($6::json) AS e(seq int, time timestamptz, type text, data json)
+  ON CONFLICT DO NOTHING RETURNING 1
+), idem AS (
+  INSERT INTO planspec.idempotency (run_id, key, result_ref, at)
+  SELECT run.run_id, i.key, i.result_ref, i.at FROM run, json_to_recordset($7::json) AS i(key text, result_ref text, at timestamptz)
+  ON CONFLICT DO NOTHING RETURNING 1
+)
+SELECT count(*)::int AS n FROM run`;
+
+const FENCE = "EXISTS (SELECT 1 FROM planspec.runs WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp())";
+
+export class PgStore implements Store {
+  readonly location: string;
+  readonly leaseMs: number;
+  readonly owner: string;
+  private generation: number | undefined;
+  private creating = false;
+  private lost = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private seq = -1;
+  private pendingEvents: RunEvent[] = [];
+  private pendingIdem: Array<{ key: string; result_ref: string | null; at: string }> = [];
+  private idem: Record<string, IdempotencyRecord> | undefined;
+  private readonly knownArtifacts = new Set<string>();
+
+  constructor(
+    readonly db: PgDatabase,
+    readonly runId: string,
+    opts: PgStoreOptions = {},
+  ) {
+    this.location = db.location;
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.owner = opts.owner ?? newOwnerId();
+  }
+
+  /** The lease generation this store writes under (undefined when it holds none). */
+  get leaseGeneration(): number | undefined {
+    return this.lost ? undefined : this.generation;
+  }
+
+  async exists(): Promise<boolean> {
+    const r = await this.db.query("SELECT 1 FROM planspec.runs WHERE run_id = $1", [this.runId]);
+    return r.rows.length > 0;
+  }
+
+  /** Creates the run; leased and running when `lock()` came first, else queued for a worker. */
+  async create(plan: PlanIR, config: RunConfig, state: RunState): Promise<void> {
+    state.stateVersion++;
+    state.updatedAt = nowIso();
+    const leased = this.creating;
+    const events = this.pendingEvents.splice(0);
+    const client = await this.db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const ins = await client.query(
+        `INSERT INTO planspec.runs (run_id, plan_name, status, state, state_version, config, lease_owner, lease_generation, lease_expires_at)
+         VALUES ($1, $2, $3, $4::json, $5, $6::json, $7, $8, CASE WHEN $7::text IS NULL THEN NULL ELSE clock_timestamp() + make_interval(secs => $9::float8 / 1000) END)
+         ON CONFLICT (run_id) DO NOTHING`,
+        [this.runId, plan.name, leased ? state.status : "queued", JSON.stringify(state), state.stateVersion, JSON.stringify(config), leased ? this.owner : null, leased ? 1 : 0, this.leaseMs],
+      );
+      if (ins.rowCount === 0) throw new StoreError(`run ${this.runId} already exists in ${this.location}; use planspec resume`);
+      await client.query("INSERT INTO planspec.revisions (run_id, revision, plan) VALUES ($1, 0, $2::json)", [this.runId, JSON.stringify(plan)]);
+      await client.query(
+        "INSERT INTO planspec.events (run_id, seq, time, type, data) SELECT $1, e.seq, e.time, e.type, e.data FROM json_to_recordset($2::json) AS e(seq int, time timestamptz, type text, data json)",
+        [this.runId, JSON.stringify(events)],
+      );
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      this.pendingEvents.unshift(...events);
+      throw err;
+    } finally {
+      client.release();
+    }
+    if (leased) {
+      this.creating = false;
+      this.generation = 1;
+      this.startHeartbeat();
+    }
+  }
+
+  async readPlan(revision: number): Promise<PlanIR> {
+    const r = await this.db.query<{ plan: PlanIR }>("SELECT plan FROM planspec.revisions WHERE run_id = $1 AND revision = $2", [this.runId, revision]);
+    if (!r.rows[0]) throw new Error(`run ${this.runId} has no plan revision ${revision}`);
+    return r.rows[0].plan;
+  }
+
+  async readConfig(): Promise<RunConfig> {
+    const r = await this.db.query<{ config: RunConfig }>("SELECT config FROM planspec.runs WHERE run_id = $1", [this.runId]);
+    if (!r.rows[0]) throw new Error(`no run ${this.runId} in ${this.location}`);
+    return r.rows[0].config;
+  }
+
+  async readStateRaw(): Promise<unknown> {
+    const r = await this.db.query<{ state: unknown }>("SELECT state FROM planspec.runs WHERE run_id = $1", [this.runId]);
+    if (!r.rows[0]) throw new Error(`no run ${this.runId} in ${this.location}`);
+    return r.rows[0].state;
+  }
+
+  private fence(): number {
+    if (this.lost || this.generation === undefined) throw new LeaseLostError(this.runId);
+    return this.generation;
+  }
+
+  async writeState(state: RunState, _dirty?: Iterable<string>): Promise<void> {
+    const generation = this.fence();
+    state.stateVersion++;
+    state.updatedAt = nowIso();
+    const events = this.pendingEvents.splice(0);
+    const idem = this.pendingIdem.splice(0);
+    let n: number;
+    try {
+      const r = await this.db.query<{ n: number }>(WRITE_SQL, [this.runId, generation, JSON.stringify(state), state.stateVersion, state.status, JSON.stringify(events), JSON.stringify(idem)]);
+      n = r.rows[0]?.n ?? 0;
+    } catch (err) {
+      this.pendingEvents.unshift(...events);
+      this.pendingIdem.unshift(...idem);
+      throw err;
+    }
+    if (n === 0) {
+      this.lost = true;
+      this.stopHeartbeat();
+      throw new LeaseLostError(this.runId);
+    }
+  }
+
+  async putArtifact(value: unknown, _durable: boolean): Promise<ArtifactRef> {
+    const text = JSON.stringify(value === undefined ? null : value);
+    const hash = sha256Hex(text);
+    // Committed before returning, so always durable: a record may point at it at once.
+    if (!this.knownArtifacts.has(hash)) {
+      await this.db.query("INSERT INTO planspec.artifacts (sha256, content) VALUES ($1, $2) ON CONFLICT DO NOTHING", [hash, text]);
+      this.knownArtifacts.add(hash);
+    }
+    return { ref: `artifacts/${hash}.json`, hash };
+  }
+
+  async getArtifact(ref: string): Promise<unknown> {
+    const hash = hashOf(ref);
+    const r = hash ? await this.db.query<{ content: string }>("SELECT content FROM planspec.artifacts WHERE sha256 = $1", [hash]) : undefined;
+    if (!r?.rows[0]) throw new Error(`artifact ${ref} is missing from ${this.location}`);
+    return JSON.parse(r.rows[0].content);
+  }
+
+  async checkArtifact(ref: string, hash: string): Promise<boolean> {
+    const h = hashOf(ref);
+    if (!h) return false;
+    const r = await this.db.query<{ ok: boolean }>("SELECT encode(sha256(convert_to(content, 'UTF8')), 'hex') = $2 AS ok FROM planspec.artifacts WHERE sha256 = $1", [h, hash]);
+    return r.rows[0]?.ok === true;
+  }
+
+  appendEvent(type: string, data: Record<string, unknown>): RunEvent {
+    // Buffered: events commit with the next state write (or syncEvents), under the lease.
+    const event: RunEvent = { seq: ++this.seq, time: nowIso(), type, data };
+    this.pendingEvents.push(event);
+    return event;
+  }
+
+  async readEvents(): Promise<RunEvent[]> {
+    const r = await this.db.query<{ seq: number; time: Date; type: string; data: Record<string, unknown> }>(
+      "SELECT seq, time, type, data FROM planspec.events WHERE run_id = $1 ORDER BY seq",
+      [this.runId],
+    );
+    const stored = r.rows.map((row) => ({ seq: row.seq, time: row.time.toISOString(), type: row.type, data: row.data }));
+    return [...stored, ...this.pendingEvents];
+  }
+
+  async syncEvents(): Promise<void> {
+    if (this.pendingEvents.length === 0) return;
+    const generation = this.fence();
+    const events = this.pendingEvents.splice(0);
+    const r = await this.db.query(
+      `INSERT INTO planspec.events (run_id, seq, time, type, data)
+       SELECT $1, e.seq, e.time, e.type, e.data FROM json_to_recordset($3::json) AS e(seq int, time timestamptz, type text, data json)
+       WHERE ${FENCE} ON CONFLICT DO NOTHING`,
+      [this.runId, generation, JSON.stringify(events)],
+    );
+    if ((r.rowCount ?? 0) === 0) {
+      this.lost = true;
+      throw new LeaseLostError(this.runId);
+    }
+  }
+
+  async readIdempotency(): Promise<Record<string, IdempotencyRecord>> {
+    // Cached while this store holds the lease: no one else may add records meanwhile.
+    if (this.idem) return this.idem;
+    const r = await this.db.query<{ key: string; result_ref: string | null; at: Date }>("SELECT key, result_ref, at FROM planspec.idempotency WHERE run_id = $1", [this.runId]);
+    const records: Record<string, IdempotencyRecord> = {};
+    for (const row of r.rows) records[row.key] = { resultRef: row.result_ref, at: row.at.toISOString() };
+    for (const p of this.pendingIdem) records[p.key] ??= { resultRef: p.result_ref, at: p.at };
+    if (this.generation !== undefined) this.idem = records;
+    return records;
+  }
+
+  /** Records the key in the same statement as the next state write, the one that marks its step done. */
+  async recordIdempotency(key: string, resultRef: string | null): Promise<void> {
+    const records = await this.readIdempotency();
+    if (records[key]) return;
+    const at = nowIso();
+    records[key] = { resultRef, at };
+    this.pendingIdem.push({ key, result_ref: resultRef, at });
+  }
+
+  async saveRevision(n: number, plan: PlanIR): Promise<void> {
+    const generation = this.fence();
+    const r = await this.db.query(`INSERT INTO planspec.revisions (run_id, revision, plan) SELECT $1, $3, $4::json WHERE ${FENCE} ON CONFLICT DO NOTHING`, [this.runId, generation, n, JSON.stringify(plan)]);
+    if ((r.rowCount ?? 0) === 0) throw new LeaseLostError(this.runId);
+  }
+
+  /** Takes the run's lease (`LeaseHeldError` when a live holder has it); for a new run, `create` takes it. */
+  async lock(): Promise<void> {
+    if (this.generation !== undefined && !this.lost) return;
+    const g = await takeLease(this.db, this.runId, this.owner, this.leaseMs);
+    if (g === undefined) {
+      this.creating = true;
+      return;
+    }
+    await this.adoptLease(g);
+  }
+
+  /** Uses a lease claimed elsewhere (a worker's claim query) for this store's writes. */
+  async adoptLease(generation: number): Promise<void> {
+    this.generation = generation;
+    this.lost = false;
+    this.idem = undefined;
+    const r = await this.db.query<{ s: number | null }>("SELECT max(seq) AS s FROM planspec.events WHERE run_id = $1", [this.runId]);
+    this.seq = r.rows[0]?.s ?? -1;
+    this.startHeartbeat();
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    const g = this.generation!;
+    this.heartbeat = setInterval(() => {
+      renewLease(this.db, this.runId, g, this.leaseMs).then(
+        (ok) => {
+          if (!ok && this.generation === g) {
+            this.lost = true;
+            this.stopHeartbeat();
+          }
+        },
+        // A failed renewal (connection hiccup) is retried at the next beat; the fence decides.
+        () => {},
+      );
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  /** Stops renewing without releasing: the lease runs out as if the process had died (tests, benchmarks). */
+  abandon(): void {
+    this.stopHeartbeat();
+  }
+
+  async unlock(): Promise<void> {
+    this.stopHeartbeat();
+    this.creating = false;
+    const g = this.generation;
+    this.generation = undefined;
+    this.idem = undefined;
+    if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g).catch(() => {});
+  }
+}
+
+function hashOf(ref: string): string | undefined {
+  return /^artifacts\/([0-9a-f]{64})\.json$/.exec(ref)?.[1];
+}
