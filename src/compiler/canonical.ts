@@ -24,6 +24,22 @@ const HASH_SKIP = new Set(["span", "source", "planHash"]);
  * steps around in the file — reordering the keys of `steps:` — keeps the hash.
  */
 export function planHash(ir: Omit<PlanIR, "planHash"> & { planHash?: string }): string {
-  const nodes = [...ir.nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return sha256(canonicalJson({ ...ir, nodes, order: undefined }, HASH_SKIP));
+  // Copy key by key: `planHash` may be a lazy getter (see `withLazyHashes`) that calls us.
+  const o: Record<string, unknown> = {};
+  for (const k of Object.keys(ir)) if (k !== "planHash" && k !== "source" && k !== "order") o[k] = (ir as Record<string, unknown>)[k];
+  o.nodes = [...ir.nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return sha256(canonicalJson(o, HASH_SKIP));
+}
+
+/** Defines `key` on `obj` as an enumerable value computed on first read (JSON.stringify reads it). */
+export function lazyProperty<T extends object>(obj: T, key: string, compute: () => string): void {
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = compute();
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+  });
 }

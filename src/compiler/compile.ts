@@ -9,7 +9,7 @@ import { sortDiagnostics } from "../diagnostic.js";
 import { IR_VERSION, type Complexity, type InputSpec, type InputType, type IRNode, type PlanIR, type PlanLimits } from "../ir.js";
 import { PlanGraph } from "../lint/graph.js";
 import { buildNodes } from "./build.js";
-import { planHash, sha256 } from "./canonical.js";
+import { lazyProperty, planHash, sha256 } from "./canonical.js";
 import { checkReferences } from "./check.js";
 import { Collector } from "./diagnostics.js";
 import { parseDuration } from "./durations.js";
@@ -60,7 +60,20 @@ export function compileFile(file: string, opts: CompileOptions = {}): CompileRes
   return compileSource(shown, text, opts);
 }
 
+const shownPaths = new Map<string, string>();
+
 function displayPath(file: string, cwd: string): string {
+  const cacheKey = cwd + "\0" + file;
+  let shown = shownPaths.get(cacheKey);
+  if (shown === undefined) {
+    shown = computeDisplayPath(file, cwd);
+    if (shownPaths.size > 50_000) shownPaths.clear();
+    shownPaths.set(cacheKey, shown);
+  }
+  return shown;
+}
+
+function computeDisplayPath(file: string, cwd: string): string {
   const abs = resolvePath(cwd, file);
   const rel = relative(cwd, abs);
   return rel && !rel.startsWith("..") ? rel : abs;
@@ -135,7 +148,7 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     name: String(data.name),
     goal: String(data.goal),
     deliverables: Array.isArray(data.deliverables) ? data.deliverables.map(String) : [],
-    source: { file: displayPath(doc.file, cwd), sha256: sha256(text) },
+    source: { file: displayPath(doc.file, cwd) } as PlanIR["source"],
     inputs,
     tools: resolved.tools,
     limits: compileLimits(data),
@@ -144,7 +157,10 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     order,
   };
   if (typeof data.complexity === "string") (ir as PlanIR).complexity = data.complexity as Complexity;
-  return finish(kind, { ...ir, planHash: planHash(ir) }, doc);
+  // Hashes are computed when first read: linting thousands of plans never needs them.
+  lazyProperty(ir.source, "sha256", () => sha256(text));
+  lazyProperty(ir, "planHash", () => planHash(ir));
+  return finish(kind, ir as PlanIR, doc);
 }
 
 const NODE_KEYS: ReadonlyArray<keyof IRNode> = [

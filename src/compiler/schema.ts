@@ -3,32 +3,65 @@
  * turn each ajv error into one readable, positioned diagnostic.
  */
 import { readFileSync } from "node:fs";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { Collector } from "./diagnostics.js";
+import * as generated from "./generated/dsl-validators.js";
 import type { SourceDoc } from "./source.js";
 import { didYouMean } from "./suggest.js";
 
 export type DocKind = "plan" | "template" | "catalog";
 
-const SCHEMA_ID = "https://planspec.dev/schemas/planspec.schema.json";
-let validators: Map<DocKind, ValidateFunction> | undefined;
-
-function validatorFor(kind: DocKind): ValidateFunction {
-  if (!validators) {
-    const schema = JSON.parse(readFileSync(new URL("../../schemas/planspec.schema.json", import.meta.url), "utf8"));
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    ajv.addSchema(schema);
-    validators = new Map();
-    for (const k of ["plan", "template", "catalog"] as const) {
-      validators.set(k, ajv.getSchema(`${SCHEMA_ID}#/definitions/${k}`)!);
-    }
-  }
-  return validators.get(kind)!;
+interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
+
+/** Precompiled by scripts/gen-validators.mjs: no schema compilation at start-up. */
+const validators: Record<DocKind, Validator> = {
+  plan: generated.plan as Validator,
+  template: generated.template as Validator,
+  catalog: generated.catalog as Validator,
+};
+
+function validatorFor(kind: DocKind): Validator {
+  return validators[kind];
+}
+
+let schemaJson: Record<string, unknown> | undefined;
 
 /** The DSL JSON Schema itself, for the planner's structured-output requests and for docs. */
 export function dslSchema(): unknown {
   return JSON.parse(readFileSync(new URL("../../schemas/planspec.schema.json", import.meta.url), "utf8"));
+}
+
+type SchemaNode = Record<string, unknown>;
+
+/** The DSL schema node that describes the value at `path` in a document of `kind` (for hints). */
+function schemaAt(kind: DocKind, path: ReadonlyArray<string | number>): SchemaNode | undefined {
+  schemaJson ??= dslSchema() as SchemaNode;
+  const defs = schemaJson.definitions as Record<string, SchemaNode>;
+  const deref = (n: SchemaNode | undefined): SchemaNode | undefined => {
+    const ref = n?.$ref;
+    return typeof ref === "string" ? defs[ref.replace("#/definitions/", "")] : n;
+  };
+  let node = deref(defs[kind]);
+  for (const seg of path) {
+    if (!node) return undefined;
+    const variants = (node.anyOf as SchemaNode[] | undefined) ?? [node];
+    const pick = variants.find((v) => (typeof seg === "number" ? v.items : v.properties || v.additionalProperties)) ?? node;
+    const props = pick.properties as Record<string, SchemaNode> | undefined;
+    if (typeof seg === "number") node = deref(pick.items as SchemaNode);
+    else if (props && seg in props) node = deref(props[seg]);
+    else if (pick.additionalProperties && typeof pick.additionalProperties === "object") node = deref(pick.additionalProperties as SchemaNode);
+    else return undefined;
+  }
+  return node;
+}
+
+function valueAt(data: unknown, path: ReadonlyArray<string | number>): unknown {
+  let v = data;
+  for (const seg of path) v = v && typeof v === "object" ? (v as Record<string, unknown>)[seg as string] : undefined;
+  return v;
 }
 
 /** Which kind of document this is, by its top-level keys. */
@@ -110,6 +143,7 @@ function show(v: unknown): string {
 
 function report(doc: SourceDoc, kind: DocKind, e: ErrorObject, out: Collector): void {
   const path = segments(e.instancePath);
+  const data = valueAt(doc.data, path);
   const where = describePath(path, kind);
   const at = (p: ReadonlyArray<string | number>, part: "key" | "value" = "value") => doc.rangeOf(p, part);
   const file = doc.file;
@@ -127,7 +161,7 @@ function report(doc: SourceDoc, kind: DocKind, e: ErrorObject, out: Collector): 
   switch (e.keyword) {
     case "additionalProperties": {
       const key = String(p.additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object }).properties ?? {});
+      const allowed = Object.keys((schemaAt(kind, path)?.properties as object | undefined) ?? {});
       const hint = didYouMean(key, allowed) ?? (allowed.length ? `allowed keys: ${allowed.join(", ")}` : undefined);
       out.report("PS104", file, at([...path, key], "key"), { key, where }, hint ? { hint } : {});
       return;
@@ -139,26 +173,26 @@ function report(doc: SourceDoc, kind: DocKind, e: ErrorObject, out: Collector): 
       return;
     }
     case "type":
-      out.report("PS105", file, at(path), { where, expected: expectedName(p.type as string), actual: typeName(e.data) });
+      out.report("PS105", file, at(path), { where, expected: expectedName(p.type as string), actual: typeName(data) });
       return;
     case "enum": {
       if (path.length === 1 && path[0] === "planspec") {
-        out.report("PS109", file, at(path), { actual: show(e.data) });
+        out.report("PS109", file, at(path), { actual: show(data) });
         return;
       }
       const allowed = (p.allowedValues as unknown[]).map((v) => String(v));
-      const hint = typeof e.data === "string" ? didYouMean(e.data, allowed) : undefined;
-      out.report("PS106", file, at(path), { where, allowed: allowed.join(", "), actual: show(e.data) }, hint ? { hint } : {});
+      const hint = typeof data === "string" ? didYouMean(data, allowed) : undefined;
+      out.report("PS106", file, at(path), { where, allowed: allowed.join(", "), actual: show(data) }, hint ? { hint } : {});
       return;
     }
     case "pattern": {
       const pattern = String(p.pattern);
       if (pattern.includes("ms|s|m|h|d")) {
-        out.report("PS110", file, at(path), { value: String(e.data) });
+        out.report("PS110", file, at(path), { value: String(data) });
       } else if (pattern.startsWith("^[a-z0-9]")) {
-        out.report("PS107", file, at(path), { where, reason: `must be kebab-case (lowercase words joined by "-"), got ${show(e.data)}` });
+        out.report("PS107", file, at(path), { where, reason: `must be kebab-case (lowercase words joined by "-"), got ${show(data)}` });
       } else {
-        out.report("PS107", file, at(path), { where, reason: `must be an identifier (letters, digits and _, not starting with a digit), got ${show(e.data)}` });
+        out.report("PS107", file, at(path), { where, reason: `must be an identifier (letters, digits and _, not starting with a digit), got ${show(data)}` });
       }
       return;
     }
@@ -166,7 +200,7 @@ function report(doc: SourceDoc, kind: DocKind, e: ErrorObject, out: Collector): 
       return;
     case "minimum":
     case "exclusiveMinimum":
-      out.report("PS108", file, at(path), { where, reason: `must be at least ${String(p.limit)}, got ${show(e.data)}` });
+      out.report("PS108", file, at(path), { where, reason: `must be at least ${String(p.limit)}, got ${show(data)}` });
       return;
     case "minLength":
       out.report("PS108", file, at(path), { where, reason: "must not be empty" });
@@ -180,7 +214,7 @@ function report(doc: SourceDoc, kind: DocKind, e: ErrorObject, out: Collector): 
       }
       return;
     case "anyOf":
-      out.report("PS105", file, at(path), { where, expected: "a string or a list of strings", actual: typeName(e.data) });
+      out.report("PS105", file, at(path), { where, expected: "a string or a list of strings", actual: typeName(data) });
       return;
     default:
       out.report("PS107", file, at(path), { where, reason: e.message ?? "is invalid" });
