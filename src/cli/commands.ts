@@ -13,9 +13,14 @@ import { registerRuns } from "./runs.js";
 import { registerApprove, registerReject } from "./approve.js";
 import { registerRevise } from "./revise.js";
 import { registerPlan } from "./plan.js";
+import { registerSubmit } from "./submit.js";
+import { registerWorker } from "./worker.js";
+import { registerStore } from "./store.js";
+import { registerReport } from "./report.js";
 import { registerRefine } from "./refine.js";
 import { registerReplan } from "./replan.js";
+import { registerEval } from "./eval.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerPlan, registerRefine, registerReplan];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval];

@@ -35,7 +35,7 @@ interface NodeBox {
   lines: Array<{ text: string; cls: string }>;
   shapeW: number;
   shapeH: number;
-  /** Room above the outline for the approval badge. */
+  /** Room above the outline for the approval badge (half of it; the other half is inside). */
   top: number;
 }
 
@@ -58,7 +58,8 @@ function measure(n: IRNode, opts: SvgOptions): NodeBox {
   const textW = Math.max(MIN_TEXT, ...lines.map((l) => textWidth(l.text, l.cls === "id" ? ID_FONT : SUB_FONT, l.cls === "id" || l.cls === "status")));
   const textH = lines.length * LINE;
   const pad = shapePad(n.kind, textH);
-  return { node: n, lines, shapeW: Math.ceil(textW + 2 * pad.x), shapeH: Math.ceil(textH + 2 * pad.y), top: n.approval?.required ? BADGE_H / 2 : 0 };
+  const top = n.approval?.required ? BADGE_H / 2 : 0;
+  return { node: n, lines, shapeW: Math.ceil(textW + 2 * pad.x), shapeH: Math.ceil(textH + 2 * pad.y + top), top };
 }
 
 function edgePath(points: readonly Point[]): string {
@@ -84,7 +85,8 @@ function renderNode(box: NodeBox, at: PlacedNode, opts: SvgOptions): string {
   const attrs = `class="shape" fill="${fill}" stroke="${RISK_STROKE[n.risk]}" stroke-width="${width}"${dash}`;
   const parts = [`<title>${esc(`${n.id} (${n.kind}, ${n.risk}${status ? `, ${status}` : ""}): ${n.goal}`)}</title>`];
   parts.push(`<g transform="translate(0,${box.top})">${shapeMarkup(n.kind, box.shapeW, box.shapeH, attrs)}`);
-  const y0 = (box.shapeH - box.lines.length * LINE) / 2 + LINE * 0.75;
+  // The badge's lower half lies inside the outline: the text block starts below it.
+  const y0 = box.top + (box.shapeH - box.top - box.lines.length * LINE) / 2 + LINE * 0.75;
   box.lines.forEach((l, i) => parts.push(`<text class="${l.cls}" x="${box.shapeW / 2}" y="${(y0 + i * LINE).toFixed(1)}" text-anchor="middle">${esc(l.text)}</text>`));
   parts.push("</g>");
   if (n.approval?.required) {
@@ -144,6 +146,8 @@ export function renderSvg(ir: PlanIR, opts: SvgOptions = {}): string {
   );
   const legend = renderLegend({ width: Math.max(layout.width, 620), y: layout.height + 8, byStatus: opts.status !== undefined, marker });
   const width = Math.max(layout.width, legend.width);
+  // A narrow graph is centred over the wider legend.
+  const dx = Math.floor((width - layout.width) / 2);
   const height = layout.height + 8 + legend.height;
   const css =
     `.plan-graph text{font-family:${FONT};fill:${TEXT_COLOR}}` +
@@ -156,9 +160,11 @@ export function renderSvg(ir: PlanIR, opts: SvgOptions = {}): string {
     `<style>${css}</style>`,
     `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${EDGE_COLOR}"/></marker></defs>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
+    `<g class="graph" transform="translate(${dx},0)">`,
     `<g class="edges">${layout.edges.map((e) => renderEdge(e, e.label !== undefined, marker)).join("")}</g>`,
     `<g class="nodes">${layout.nodes.map((p) => renderNode(boxes.get(p.id)!, p, opts)).join("")}</g>`,
     `<g class="edge-labels">${layout.edges.filter((e) => e.label).map(renderEdgeLabel).join("")}</g>`,
+    `</g>`,
     legend.markup,
     `</svg>`,
   ].join("\n");

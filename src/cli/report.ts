@@ -1,0 +1,47 @@
+/** `planspec report RUN`: a self-contained HTML report of a run. */
+import type { Command } from "commander";
+import type { ActionContext } from "./main.js";
+import { UsageError, write } from "./io.js";
+import { userError } from "./run.js";
+import { resolveRunDir } from "./runs.js";
+
+/** Writes `text` to `file` (relative to the working directory), or to stdout without one. */
+export async function writeOutput(ctx: ActionContext, file: string | undefined, text: string): Promise<void> {
+  if (file === undefined) return write(ctx.io.stdout, text);
+  const { writeFile } = await import("node:fs/promises");
+  const { resolve } = await import("node:path");
+  try {
+    await writeFile(resolve(ctx.io.cwd, file), text);
+  } catch (err) {
+    throw new UsageError(`cannot write ${file}: ${(err as Error).message}`);
+  }
+}
+
+export function registerReport(program: Command, ctx: ActionContext): void {
+  program
+    .command("report")
+    .description("write a run as one self-contained HTML page: graph by status, steps with inputs, outputs and errors, timeline")
+    .argument("<run>", "a run directory or a run id under .planspec/runs")
+    .option("-o, --output <file>", "write the HTML to FILE instead of stdout")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ planspec report .planspec/runs/csv-anomaly-report-20250101T120000-ab12 -o run.html\n  $ planspec report nightly-1 > nightly-1.html\n\nThe page needs no network: open it from disk in any browser.\n",
+    )
+    .action(
+      ctx.action(async (run: string, opts: { output?: string }) => {
+        const dir = resolveRunDir(run, ctx.io.cwd);
+        const { openRun } = await import("../runtime/run.js");
+        const { collectRunReport } = await import("../report/run-data.js");
+        const { renderRunHtml } = await import("../report/run-html.js");
+        let html: string;
+        try {
+          html = renderRunHtml(await collectRunReport(openRun(dir)));
+        } catch (err) {
+          if (err instanceof SyntaxError) throw new UsageError(`${dir}: a run file is not valid JSON (${err.message})`);
+          return userError(err);
+        }
+        await writeOutput(ctx, opts.output, html);
+        return 0;
+      }),
+    );
+}
