@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
 import { userError } from "./run.js";
-import { resolveRunDir } from "./runs.js";
+import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 function register(program: Command, ctx: ActionContext, name: "approve" | "reject"): void {
   const decision = name === "approve" ? "approved" : "rejected";
@@ -14,18 +14,22 @@ function register(program: Command, ctx: ActionContext, name: "approve" | "rejec
     .argument("<step>", "the step id")
     .requiredOption("--by <name>", "who decides (must be one of the step's approvers, if it lists any)")
     .option("--note <text>", "why")
+    .option(...STORE_OPTION)
     .addHelpText("after", `\nExamples:\n  $ planspec ${name} nightly-1 send --by ops-lead --note "checked the report"\n  $ planspec resume nightly-1\n`)
     .action(
-      ctx.action(async (run: string, step: string, opts: { by: string; note?: string }) => {
+      ctx.action(async (run: string, step: string, opts: { by: string; note?: string; store?: string }) => {
         const { io } = ctx;
-        const dir = resolveRunDir(run, io.cwd);
+        const opened = await openStore(run, io, storeUrl(opts.store, io));
+        const dir = opened.ref;
         const { decide } = await import("../runtime/decide.js");
         try {
-          const r = await decide(dir, step, decision, opts.by, opts.note);
+          const r = await decide(opened.store, step, decision, opts.by, opts.note);
           await write(io.stdout, `${r.kind === "judge" ? "judgement" : "approval"} recorded: step "${step}" ${decision} by ${opts.by}\nnext: planspec resume ${dir}\n`);
           return 0;
         } catch (err) {
           return userError(err);
+        } finally {
+          await opened.close();
         }
       }),
     );

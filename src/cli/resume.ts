@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
 import { collect, faultHook, positiveInt, progress, report, userError } from "./run.js";
-import { resolveRunDir } from "./runs.js";
+import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
   program
@@ -15,6 +15,7 @@ export function registerResume(program: Command, ctx: ActionContext): void {
     .option("--input <name=value>", "change an input: the steps that read it run again; repeatable", collect, [])
     .option("--concurrency <n>", "how many ready steps run at once (default: as recorded)")
     .option("--rerun-interrupted", "re-run write/external steps that were interrupted mid-call (they may repeat a side effect)")
+    .option(...STORE_OPTION)
     .addHelpText(
       "after",
       `
@@ -25,15 +26,16 @@ Examples:
 Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held by a live process), 3 paused.`,
     )
     .action(
-      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean }) => {
+      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean; store?: string }) => {
         const { io } = ctx;
-        const dir = resolveRunDir(run, io.cwd);
+        const opened = await openStore(run, io, storeUrl(opts.store, io));
+        const dir = opened.ref;
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const { resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
         try {
-          const r = await resumeRun(dir, {
+          const r = await resumeRun(opened.store, {
             env: io.env,
             onEvent: p.onEvent,
             afterStateWrite: faultHook(io.env),
@@ -52,6 +54,8 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         } catch (err) {
           p.end();
           return userError(err);
+        } finally {
+          await opened.close();
         }
       }),
     );

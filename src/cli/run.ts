@@ -5,7 +5,10 @@ import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
-import type { RunEvent } from "../runtime/store.js";
+import type { RunEvent, Store } from "../runtime/store.js";
+import type { PlanIR } from "../ir.js";
+import type { PgDatabase } from "../runtime/pg/db.js";
+import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import type { SessionResult } from "../runtime/run.js";
 
 /** Exit codes of a finished session: 0 done, 1 failed/terminated, 3 paused. */
@@ -89,9 +92,12 @@ export function progress(io: CliIO): { onEvent: (e: RunEvent) => void; end: () =
 /** Prints how a session ended and returns the exit code. */
 export async function report(io: CliIO, r: SessionResult): Promise<number> {
   const { status, reason } = r.outcome;
-  await write(io.stdout, `run ${r.runId}: ${status}${reason ? ` — ${reason}` : ""}\nrun directory: ${r.dir}\n`);
+  // A run in a PostgreSQL store is named by its id plus --store; a run directory by its path.
+  const inStore = /^postgres(ql)?:\/\//i.test(r.dir);
+  const ref = inStore ? `${r.runId} --store ${r.dir}` : r.dir;
+  await write(io.stdout, `run ${r.runId}: ${status}${reason ? ` — ${reason}` : ""}\n${inStore ? "run store" : "run directory"}: ${r.dir}\n`);
   if (status === "paused") {
-    await write(io.stdout, `next: planspec status ${r.dir}; planspec approve ${r.dir} <step> --by NAME; planspec resume ${r.dir}\n`);
+    await write(io.stdout, `next: planspec status ${ref}; planspec approve ${ref} <step> --by NAME; planspec resume ${ref}\n`);
   }
   return exitCodeOf(status);
 }
@@ -112,10 +118,27 @@ export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undef
 /** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
 export function userError(err: unknown): never {
   const name = (err as Error)?.name;
-  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError"].includes(name)) {
+  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError"].includes(name)) {
     throw new UsageError((err as Error).message);
   }
   throw err;
+}
+
+/** The plan to run: compiled and lint-gated (unless `lintGate` is false or it is an IR file), or the exit code. */
+export async function planForRun(file: string, lintGate: boolean, io: CliIO, color: boolean): Promise<PlanIR | number> {
+  if (!lintGate || /\.ir\.json$/i.test(file)) return loadIR(file, io, color);
+  const compiled = await compileOrExit(file, io, color);
+  if (typeof compiled === "number") return compiled;
+  if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
+  const { lintCompiled } = await import("../lint/engine.js");
+  const findings = lintCompiled(compiled);
+  const errors = findings.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    await printDiagnostics(errors, compiled.sources, io, color);
+    await write(io.stderr, `planspec: refusing to run ${file}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
+    return 1;
+  }
+  return compiled.ir;
 }
 
 export function registerRun(program: Command, ctx: ActionContext): void {
@@ -130,6 +153,7 @@ export function registerRun(program: Command, ctx: ActionContext): void {
     .option("--run-id <id>", "the run id (default <plan-name>-<time>-<random>)")
     .option("--workspace <dir>", "the directory fs tools are confined to (default: the current directory)")
     .option("--no-lint-gate", "run even if lint reports errors")
+    .option(...STORE_OPTION)
     .addHelpText(
       "after",
       `
@@ -140,34 +164,27 @@ Examples:
 Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input error, 3 paused for approval.`,
     )
     .action(
-      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean }) => {
+      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean; store?: string }) => {
         const { io } = ctx;
         const color = useColor(program, io, "stderr");
         const concurrency = positiveInt("--concurrency", opts.concurrency);
-        let ir;
-        if (opts.lintGate && !/\.ir\.json$/i.test(file)) {
-          const compiled = await compileOrExit(file, io, color);
-          if (typeof compiled === "number") return compiled;
-          if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
-          const { lintCompiled } = await import("../lint/engine.js");
-          const findings = lintCompiled(compiled);
-          const errors = findings.filter((d) => d.severity === "error");
-          if (errors.length > 0) {
-            await printDiagnostics(errors, compiled.sources, io, color);
-            await write(io.stderr, `planspec: refusing to run ${file}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
-            return 1;
-          }
-          ir = compiled.ir;
-        } else {
-          const loaded = await loadIR(file, io, color);
-          if (typeof loaded === "number") return loaded;
-          ir = loaded;
+        const ir = await planForRun(file, opts.lintGate, io, color);
+        if (typeof ir === "number") return ir;
+        const url = storeUrl(opts.store, io);
+        let store: Store | undefined;
+        let db: PgDatabase | undefined;
+        if (url) {
+          db = await openDatabase(url);
+          const { PgStore } = await import("../runtime/pg/pg-store.js");
+          const { newRunId } = await import("../runtime/run.js");
+          store = new PgStore(db, opts.runId ?? newRunId(ir.name));
         }
         const { startRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
         try {
           const r = await startRun({
+            ...(store ? { store } : {}),
             plan: ir,
             cwd: io.cwd,
             inputs: parseInputPairs(opts.input),
@@ -186,6 +203,8 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
         } catch (err) {
           p.end();
           return userError(err);
+        } finally {
+          await db?.close();
         }
       }),
     );

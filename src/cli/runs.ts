@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { UsageError, write } from "./io.js";
+import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 
 function runsRoot(cwd: string): string {
   return resolve(cwd, ".planspec", "runs");
@@ -70,10 +71,13 @@ export function registerRuns(program: Command, ctx: ActionContext): void {
     .description("list runs under .planspec/runs (newest last)")
     .option("--dir <dir>", "the directory that holds run directories", ".planspec/runs")
     .option("--json", "print JSON")
-    .addHelpText("after", "\nExamples:\n  $ planspec runs\n  $ planspec runs --json\n")
+    .option(...STORE_OPTION)
+    .addHelpText("after", "\nExamples:\n  $ planspec runs\n  $ planspec runs --json\n  $ planspec runs --store postgres://localhost/planspec\n")
     .action(
-      ctx.action(async (opts: { dir: string; json?: boolean }) => {
+      ctx.action(async (opts: { dir: string; json?: boolean; store?: string }) => {
         const { io } = ctx;
+        const url = storeUrl(opts.store, io);
+        if (url) return listStoreRuns(url, io, opts.json === true);
         const root = resolve(io.cwd, opts.dir);
         const list = existsSync(root)
           ? readdirSync(root, { withFileTypes: true })
@@ -95,4 +99,19 @@ export function registerRuns(program: Command, ctx: ActionContext): void {
         return 0;
       }),
     );
+}
+
+/** `runs --store`: the runs of a PostgreSQL store, with the worker holding each. */
+async function listStoreRuns(url: string, io: ActionContext["io"], json: boolean): Promise<number> {
+  const db = await openDatabase(url);
+  try {
+    const { listRuns } = await import("../runtime/pg/lease.js");
+    const list = await listRuns(db);
+    if (json) await write(io.stdout, `${JSON.stringify(list, null, 2)}\n`);
+    else if (list.length === 0) await write(io.stdout, `no runs in ${db.location}\n`);
+    else await write(io.stdout, formatTable([["RUN", "STATUS", "PLAN", "STEPS", "UPDATED", "WORKER"], ...list.map((s) => [s.id, s.status, s.plan, `${s.done}/${s.total}`, s.updatedAt, s.leaseOwner ?? "-"])]));
+    return 0;
+  } finally {
+    await db.close();
+  }
 }

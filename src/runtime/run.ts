@@ -74,7 +74,26 @@ function emitter(store: Store, onEvent?: (e: RunEvent) => void) {
   };
 }
 
-async function setupTools(plan: PlanIR, modules: string[]) {
+/** The first state of a run: every step pending. */
+export function newRunState(plan: PlanIR, runId: string, inputs: Record<string, unknown>): RunState {
+  const now = nowIso();
+  return {
+    schemaVersion: STATE_SCHEMA_VERSION,
+    stateVersion: 0,
+    runId,
+    planHash: plan.planHash,
+    revision: 0,
+    status: "running",
+    createdAt: now,
+    updatedAt: now,
+    inputs,
+    nodes: Object.fromEntries(plan.nodes.map((n) => [n.id, { status: "pending" as const, attempts: 0 }])),
+    budget: { toolCalls: 0, startedAt: now, elapsedMs: 0 },
+  };
+}
+
+/** Loads the tool modules and checks them against the plan's catalogue. */
+export async function setupTools(plan: PlanIR, modules: string[]) {
   const registry = await loadTools(modules);
   const problems = checkCatalogue(plan, registry);
   if (problems.length > 0) throw new ToolSetupError(problems.join("\n"));
@@ -103,20 +122,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   instrument(store, opts.afterStateWrite);
   await store.lock();
   try {
-    const now = nowIso();
-    const state: RunState = {
-      schemaVersion: STATE_SCHEMA_VERSION,
-      stateVersion: 0,
-      runId,
-      planHash: opts.plan.planHash,
-      revision: 0,
-      status: "running",
-      createdAt: now,
-      updatedAt: now,
-      inputs,
-      nodes: Object.fromEntries(opts.plan.nodes.map((n) => [n.id, { status: "pending" as const, attempts: 0 }])),
-      budget: { toolCalls: 0, startedAt: now, elapsedMs: 0 },
-    };
+    const state = newRunState(opts.plan, runId, inputs);
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),

@@ -57,8 +57,8 @@ function describeError(url: string, err: unknown): string {
 }
 
 export interface OpenOptions {
-  /** Create or upgrade the schema instead of refusing an older one. */
-  migrate?: boolean;
+  /** Check the schema version (default); `store migrate` opens without, to create or upgrade it. */
+  check?: boolean;
   /** Pool size; a worker needs about two connections per concurrent run. */
   max?: number;
 }
@@ -75,7 +75,7 @@ export class PgDatabase {
     this.location = redactUrl(url);
   }
 
-  /** Connects, checks the schema version (or migrates with `migrate`), and returns the database. */
+  /** Connects, checks the schema version (unless `check: false`), and returns the database. */
   static async open(url: string, opts: OpenOptions = {}): Promise<PgDatabase> {
     if (!isPgUrl(url)) throw new StoreError(`--store must be a postgres:// URL, got "${redactUrl(url)}"`);
     try {
@@ -94,8 +94,7 @@ export class PgDatabase {
       throw new StoreError(describeError(url, err));
     }
     try {
-      if (opts.migrate) await db.migrate();
-      else await db.checkVersion();
+      if (opts.check !== false) await db.checkVersion();
     } catch (err) {
       await db.close();
       throw err instanceof StoreError ? err : new StoreError(describeError(url, err));

@@ -91,3 +91,26 @@ export async function openRunCount(db: PgDatabase): Promise<number> {
   const r = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM planspec.runs WHERE status IN ('queued', 'running')");
   return r.rows[0]?.n ?? 0;
 }
+
+export interface StoredRunSummary {
+  id: string;
+  status: string;
+  plan: string;
+  done: number;
+  total: number;
+  createdAt: string;
+  updatedAt: string;
+  leaseOwner: string | null;
+}
+
+/** Every run in the store, oldest first, with its step counts and lease holder. */
+export async function listRuns(db: PgDatabase): Promise<StoredRunSummary[]> {
+  const r = await db.query<{ run_id: string; status: string; plan_name: string; done: number; total: number; created_at: Date; updated_at: Date; owner: string | null }>(
+    `SELECT run_id, status, plan_name, created_at, updated_at,
+       CASE WHEN lease_expires_at > clock_timestamp() THEN lease_owner END AS owner,
+       (SELECT count(*)::int FROM json_each(state->'nodes') n WHERE n.value->>'status' = 'done') AS done,
+       (SELECT count(*)::int FROM json_each(state->'nodes')) AS total
+     FROM planspec.runs ORDER BY created_at, run_id`,
+  );
+  return r.rows.map((x) => ({ id: x.run_id, status: x.status, plan: x.plan_name, done: x.done, total: x.total, createdAt: x.created_at.toISOString(), updatedAt: x.updated_at.toISOString(), leaseOwner: x.owner }));
+}

@@ -207,6 +207,18 @@ export class PgStore implements Store {
     }
   }
 
+  /** Inserts events as they are (their own seq and time), under the lease; for copying a run in. */
+  async importEvents(events: RunEvent[]): Promise<void> {
+    const generation = this.fence();
+    await this.db.query(
+      `INSERT INTO planspec.events (run_id, seq, time, type, data)
+       SELECT $1, e.seq, e.time, e.type, e.data FROM json_to_recordset($3::json) AS e(seq int, time timestamptz, type text, data json)
+       WHERE ${FENCE} ON CONFLICT DO NOTHING`,
+      [this.runId, generation, JSON.stringify(events)],
+    );
+    this.seq = Math.max(this.seq, ...events.map((e) => e.seq));
+  }
+
   async readIdempotency(): Promise<Record<string, IdempotencyRecord>> {
     // Cached while this store holds the lease: no one else may add records meanwhile.
     if (this.idem) return this.idem;

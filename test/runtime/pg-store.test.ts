@@ -1,0 +1,163 @@
+/** PostgreSQL-only guarantees: schema versions, leases and fencing, one-statement commits. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { PgDatabase, StoreError } from "../../src/runtime/pg/db.js";
+import { claimNext, LeaseHeldError, LeaseLostError } from "../../src/runtime/pg/lease.js";
+import { PgStore } from "../../src/runtime/pg/pg-store.js";
+import { STORE_SCHEMA_VERSION } from "../../src/runtime/pg/schema.js";
+import { newRunState } from "../../src/runtime/run.js";
+import { plan } from "./helpers.js";
+import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
+
+let tdb: TestDatabase;
+let db: PgDatabase;
+
+beforeAll(async () => {
+  tdb = await freshDatabase();
+  db = await PgDatabase.open(tdb.url, { check: false });
+});
+
+afterAll(async () => {
+  await db?.close();
+  await tdb?.drop();
+});
+
+const PLAN = plan(`planspec: 1
+name: one
+goal: one step
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 5 }
+steps:
+  a: { kind: read, goal: a, tool: echo }
+`);
+
+const config = { toolModules: [], workspace: "/tmp", concurrency: 1 };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  const r = await db.pool.query<{ n: number }>(sql, params);
+  return r.rows[0]!.n;
+}
+
+describe("PostgreSQL store schema", () => {
+  it("an empty database is refused until migrated; migrate is versioned and idempotent", async () => {
+    await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 0, this planspec needs 1: run planspec store migrate/);
+    expect(await db.migrate()).toEqual({ from: 0, to: STORE_SCHEMA_VERSION, applied: [1] });
+    expect(await db.migrate()).toEqual({ from: STORE_SCHEMA_VERSION, to: STORE_SCHEMA_VERSION, applied: [] });
+    const checked = await PgDatabase.open(tdb.url);
+    expect(await checked.version()).toBe(STORE_SCHEMA_VERSION);
+    await checked.close();
+  });
+
+  it("refuses a store whose schema is newer than this planspec knows", async () => {
+    await db.pool.query("INSERT INTO planspec.schema_version (version, description) VALUES (99, 'from the future')");
+    try {
+      await expect(PgDatabase.open(tdb.url)).rejects.toThrow(StoreError);
+      await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 99, newer than this planspec knows \(1\); upgrade planspec/);
+    } finally {
+      await db.pool.query("DELETE FROM planspec.schema_version WHERE version = 99");
+    }
+  });
+
+  it("reports a server that is down and a database that does not exist in one line", async () => {
+    await expect(PgDatabase.open("postgres://postgres@127.0.0.1:1/x")).rejects.toThrow(/^cannot connect to the store postgres:\/\/postgres@127\.0\.0\.1:1\/x: connection refused/);
+    const u = new URL(tdb.url);
+    u.pathname = "/no_such_db_planspec";
+    await expect(PgDatabase.open(u.toString())).rejects.toThrow(/database "no_such_db_planspec" does not exist/);
+    await expect(PgDatabase.open("postgres://u:secret@127.0.0.1:1/x")).rejects.toThrow(/u:\*\*\*@/);
+  });
+});
+
+describe("leases and fencing", () => {
+  it("a submitted run is queued; one claim wins it and a second finds nothing (SKIP LOCKED)", async () => {
+    await new PgStore(db, "queued-1").create(PLAN, config, newRunState(PLAN, "queued-1", {}));
+    const [a, b] = await Promise.all([claimNext(db, "w1", 5000), claimNext(db, "w2", 5000)]);
+    const won = [a, b].filter((x) => x !== undefined);
+    expect(won).toEqual([{ runId: "queued-1", generation: 1 }]);
+    expect(await claimNext(db, "w3", 5000)).toBeUndefined();
+    await db.pool.query("DELETE FROM planspec.runs WHERE run_id = 'queued-1'");
+  });
+
+  it("a live lease refuses a second holder; a worker whose lease expired cannot commit after another took over", async () => {
+    const id = "fenced-1";
+    const a = new PgStore(db, id, { leaseMs: 300 });
+    await a.lock();
+    const s = newRunState(PLAN, id, {});
+    await a.create(PLAN, config, s);
+    const b = new PgStore(db, id, { leaseMs: 5000 });
+    await expect(b.lock()).rejects.toThrow(LeaseHeldError);
+    // A stalls (no heartbeat: a GC pause, a partition) past its lease; B takes the run.
+    a.abandon();
+    await sleep(400);
+    await b.lock();
+    expect(b.leaseGeneration).toBe(2);
+    // A comes back and tries to finish the step: state, event and idempotency record are all refused.
+    await a.recordIdempotency("k", "artifacts/x.json");
+    a.appendEvent("node.transition", { node: "a", from: "running", to: "done" });
+    s.nodes.a!.status = "done";
+    await expect(a.writeState(s)).rejects.toThrow(LeaseLostError);
+    expect(await count("SELECT count(*)::int AS n FROM planspec.idempotency WHERE run_id = $1", [id])).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM planspec.events WHERE run_id = $1 AND type = 'node.transition'", [id])).toBe(0);
+    const stored = (await b.readStateRaw()) as { nodes: Record<string, { status: string }> };
+    expect(stored.nodes.a!.status).toBe("pending");
+    // B commits normally, with its record and event in the same statement.
+    await b.recordIdempotency("k", "artifacts/y.json");
+    b.appendEvent("note", {});
+    const sb = newRunState(PLAN, id, {});
+    await b.writeState(sb);
+    expect(await b.readIdempotency()).toMatchObject({ k: { resultRef: "artifacts/y.json" } });
+    expect((await b.readEvents()).map((e) => e.type)).toEqual(["note"]);
+    await b.unlock();
+    await a.unlock();
+  });
+
+  it("an expired lease also stops its holder even when no one took over", async () => {
+    const id = "expired-1";
+    const a = new PgStore(db, id, { leaseMs: 200 });
+    await a.lock();
+    const s = newRunState(PLAN, id, {});
+    await a.create(PLAN, config, s);
+    a.abandon();
+    await sleep(300);
+    await expect(a.writeState(s)).rejects.toThrow(LeaseLostError);
+    await a.unlock();
+  });
+
+  it("the heartbeat keeps a lease alive well past its length", async () => {
+    const id = "beat-1";
+    const a = new PgStore(db, id, { leaseMs: 200 });
+    await a.lock();
+    const s = newRunState(PLAN, id, {});
+    await a.create(PLAN, config, s);
+    await sleep(700);
+    await a.writeState(s);
+    await expect(new PgStore(db, id).lock()).rejects.toThrow(/in use by/);
+    await a.unlock();
+    // Released: the next holder gets it at once.
+    const b = new PgStore(db, id);
+    await b.lock();
+    expect(b.leaseGeneration).toBe(2);
+    await b.unlock();
+  });
+
+  it("a state write survives a dropped connection by retrying the same statement", async () => {
+    const id = "drop-1";
+    const a = new PgStore(db, id, { leaseMs: 5000 });
+    await a.lock();
+    const s = newRunState(PLAN, id, {});
+    await a.create(PLAN, config, s);
+    // Kill every idle server connection of the pool: the next query finds its socket dead.
+    const killer = new pg.Client({ connectionString: tdb.url });
+    await killer.connect();
+    await killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    await killer.end();
+    a.appendEvent("after.drop", {});
+    s.nodes.a!.status = "running";
+    await a.writeState(s);
+    const stored = (await a.readStateRaw()) as { stateVersion: number; nodes: Record<string, { status: string }> };
+    expect(stored.nodes.a!.status).toBe("running");
+    expect(stored.stateVersion).toBe(s.stateVersion);
+    expect((await a.readEvents()).map((e) => e.type)).toEqual(["after.drop"]);
+    await a.unlock();
+  });
+});
