@@ -28,7 +28,7 @@ describe("planspec run / approve / reject / status / runs", () => {
     const status = planspec(ws, ["status", "a1"]);
     expect(status.code).toBe(3);
     expect(status.stdout).toMatch(/^send\s+pending\s+0\s+external\s+send_email\s+needs approval by ops-lead$/m);
-    expect(status.stdout).toMatch(/^Done 6\/7: .*count the anomalies by rule and by customer \(total_rows: 200/m);
+    expect(status.stdout).toMatch(/^Done 7\/8: .*count the anomalies by rule and by customer \(total_rows: 200/m);
     expect(status.stdout).toMatch(/^Waiting: email the report to the recipient once ops has approved it \(external\) — needs approval by ops-lead$/m);
     expect(fileLines(join(ws, "outbox/emails.jsonl"))).toHaveLength(0);
 
@@ -46,7 +46,7 @@ describe("planspec run / approve / reject / status / runs", () => {
     expect(readFileSync(join(ws, "out/anomaly-report.md"), "utf8")).toMatch(/## By rule/);
 
     const runs = planspec(ws, ["runs"]);
-    expect(runs.stdout).toMatch(/^a1\s+done\s+csv-anomaly-report\s+7\/7/m);
+    expect(runs.stdout).toMatch(/^a1\s+done\s+csv-anomaly-report\s+8\/8/m);
   });
 
   it("a rejected step is skipped and the run fails (exit 1) without the side effect", () => {
@@ -108,11 +108,11 @@ describe("planspec revise", () => {
     writeFileSync(join(ws, "v2.plan.yaml"), original.replace("# Order anomalies in {{file}}", "# Anomalous orders in {{file}}"));
     const ok = planspec(ws, ["revise", "v1", "v2.plan.yaml", "--reason", "clearer title", "--evidence", "steps.summarize"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/revision 1 recorded: render \(changed\); 2 step\(s\) will run again/);
+    expect(ok.stdout).toMatch(/revision 1 recorded: render \(changed\); 3 step\(s\) will run again/);
     const dir = join(ws, ".planspec/runs/v1");
     const s = readState(dir);
     expect(s.revision).toBe(1);
-    expect([s.nodes.summarize!.status, s.nodes.render!.status, s.nodes.write_report!.status]).toEqual(["done", "pending", "pending"]);
+    expect([s.nodes.summarize!.status, s.nodes.render!.status, s.nodes.write_report!.status, s.nodes.check_report!.status]).toEqual(["done", "pending", "pending", "pending"]);
     const ev = readEvents(dir).find((e) => e.type === "plan.revised")!;
     expect(ev.data).toMatchObject({ reason: "clearer title", evidence: ["steps.summarize"], revision: 1 });
     expect((ev.data.changed as Array<{ node: string }>).map((c) => c.node)).toEqual(["render"]);

@@ -1,0 +1,275 @@
+/** `planspec eval`: score plans against a suite; `eval recovery`, `eval taskbench`, `eval taskbench-report`. */
+import type { Command } from "commander";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { ActionContext } from "./main.js";
+import type { CliIO } from "./io.js";
+import { UsageError, write } from "./io.js";
+import { useColor } from "./color.js";
+import { collect, positiveInt } from "./run.js";
+import { printDiagnostics } from "./shared.js";
+
+function readText(io: CliIO, file: string, what: string): string {
+  try {
+    return readFileSync(resolve(io.cwd, file), "utf8");
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${what} ${file}: ${e.code === "ENOENT" ? "no such file" : (e.code ?? e.message)}`);
+  }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Writes the report to `-o FILE` (creating its directory) or stdout. */
+async function emit(io: CliIO, text: string, out?: string): Promise<void> {
+  if (!out) return write(io.stdout, text);
+  const file = resolve(io.cwd, out);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  await write(io.stderr, `wrote ${out}\n`);
+}
+
+async function toolDescFrom(io: CliIO, file: string) {
+  const { parseToolDesc } = await import("../eval/taskbench/tool-desc.js");
+  const parsed = parseToolDesc(parseJson(readText(io, file, "tool description"), file));
+  if (!parsed.ok) throw new UsageError(`${file} is not a TaskBench tool_desc.json: ${parsed.reason}`);
+  return parsed.tools;
+}
+
+interface SuiteOptions { plans?: string; replay?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string }
+
+const HELP = `
+Plans are read from DIR/<case-id>.plan.yaml (or .plan.yml / .plan.json); a case with no
+file scores 0. Metrics are defined in docs/evals.md. --recovery also runs every plan
+through the fault-injection trials (slow: child processes).
+
+Exit status: 0 all thresholds met, 1 a --min/--max threshold missed, 2 usage or input error.
+
+Examples:
+  $ planspec eval evals/code-change.suite.yaml --plans evals/code-change/gold
+  $ planspec eval evals/code-change.suite.yaml --plans out/ --format json -o scores.json
+  $ planspec eval evals/code-change.suite.yaml --plans out/ --format html --baseline scores.json -o eval.html
+  $ planspec eval evals/code-change.suite.yaml --plans out/ --baseline scores.json --min coverage=0.9,lint_pass=1
+  $ planspec eval recovery specs/examples/*.plan.yaml
+  $ planspec eval taskbench --gold data.json --pred predictions.jsonl --tools tool_desc.json
+  $ planspec eval taskbench-report predictions.jsonl --tools tool_desc.json -o evals/reports/taskbench-multimedia.md
+`;
+
+/** The one tool_desc.json of `--tools`, or a usage error. */
+function toolDescOption(tools: string[]): string {
+  if (tools.length !== 1) throw new UsageError(tools.length === 0 ? "--tools <tool_desc.json> is required" : "give one --tools <tool_desc.json>");
+  return tools[0]!;
+}
+
+/** Registers `eval` and its subcommands. */
+export function registerEval(program: Command, ctx: ActionContext): void {
+  const cmd = program
+    .command("eval")
+    .description("score plans: a suite's coverage, redundancy, F1, risk, lint and recovery; TaskBench metrics")
+    .argument("[suite]", "an eval suite file (evals/*.suite.yaml)")
+    .option("--plans <dir>", "directory of plans named <case-id>.plan.yaml|json")
+    .option("--replay <dir>", "directory of recorded planner outputs (same layout as --plans)")
+    .option("--format <format>", "table | json | md | html (recovery: table | json; taskbench: table | json)")
+    .option("--baseline <file>", "a previous --format json report: print deltas")
+    .option("--min <thresholds>", "exit 1 when a metric is below, e.g. coverage=0.9,recovery=1.0")
+    .option("--max <thresholds>", "exit 1 when a metric is above, e.g. redundancy=0.1,forbidden=0")
+    .option("-o, --output <file>", "write the report to a file instead of stdout")
+    .option("--recovery", "also run the recovery trials of every plan")
+    .option("--tools <file>", "tool module for recovery runs (repeatable); tool_desc.json for taskbench", collect, [])
+    .option("--jobs <n>", "recovery trials run at once", "2")
+    .addHelpText("after", HELP)
+    .action(
+      ctx.action(async (suiteFile: string | undefined, opts: SuiteOptions) => {
+        const { io } = ctx;
+        if (!suiteFile) throw new UsageError("eval needs a suite file (or a subcommand: recovery, taskbench, taskbench-report)");
+        opts.format ??= "table";
+        if (!["table", "json", "md", "html"].includes(opts.format)) throw new UsageError(`--format must be table, json, md or html, got "${opts.format}"`);
+        const dir = opts.plans ?? opts.replay;
+        if (!dir) throw new UsageError("eval needs --plans DIR (or --replay DIR)");
+        if (opts.plans && opts.replay) throw new UsageError("give --plans or --replay, not both");
+        try {
+          if (!statSync(resolve(io.cwd, dir)).isDirectory()) throw new Error();
+        } catch {
+          throw new UsageError(`${dir} is not a directory`);
+        }
+        const report = await import("../eval/report.js");
+        let min: ReturnType<typeof report.parseThresholds> = [];
+        let max: typeof min = [];
+        try {
+          min = report.parseThresholds(opts.min ?? "");
+          max = report.parseThresholds(opts.max ?? "");
+        } catch (err) {
+          throw new UsageError(`${(err as Error).message}`);
+        }
+        if (!opts.recovery && [...min, ...max].some((t) => t.metric === "recovery")) throw new UsageError("a recovery threshold needs --recovery");
+        const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
+        const baseline = opts.baseline ? parseJson(readText(io, opts.baseline, "baseline"), opts.baseline) : undefined;
+
+        const { loadSuite } = await import("../eval/suite.js");
+        const loaded = loadSuite(suiteFile, io.cwd);
+        if (!loaded.ok) {
+          await printDiagnostics(loaded.diagnostics, loaded.sources, io, useColor(program, io, "stderr"));
+          await write(io.stderr, `planspec: ${suiteFile} is not a valid suite\n`);
+          return 2;
+        }
+        const { scoreSuite } = await import("../eval/score.js");
+        const { recoverPlan } = await import("../eval/recovery.js");
+        const { compileFile } = await import("../compiler/index.js");
+        const toolModules = opts.tools.map((t) => resolve(io.cwd, t));
+        const score = await scoreSuite(loaded.suite, resolve(io.cwd, dir), {
+          cwd: io.cwd,
+          ...(opts.recovery
+            ? {
+                recovery: async (file: string) => {
+                  const ir = compileFile(file, { cwd: io.cwd }).ir!;
+                  const r = await recoverPlan(file, ir, { toolModules, jobs });
+                  return { trials: r.trials.length, succeeded: r.succeeded, rate: r.rate, failures: r.trials.filter((t) => !t.ok).map((t) => ({ trial: t.name, reason: t.reason ?? "" })) };
+                },
+              }
+            : {}),
+        });
+        let d: ReturnType<typeof report.deltas> | undefined;
+        try {
+          d = baseline === undefined ? undefined : report.deltas(score.summary, baseline);
+        } catch (err) {
+          throw new UsageError(`${opts.baseline}: ${(err as Error).message}`);
+        }
+        let text: string;
+        if (opts.format === "html") {
+          const { renderEvalHtml } = await import("../report/eval-html.js");
+          // A baseline is a previous `--format json` report: a SuiteScore plus deltas.
+          text = renderEvalHtml(score, baseline === undefined ? {} : { baseline: baseline as Parameters<typeof renderEvalHtml>[0] });
+        } else {
+          text = opts.format === "json" ? report.formatJson(score, d) : opts.format === "md" ? report.formatMarkdown(score, d) : report.formatTable(score, d);
+        }
+        await emit(io, text, opts.output);
+        const misses = report.checkThresholds(score.summary, min, max);
+        for (const m of misses) await write(io.stderr, `threshold missed: ${m}\n`);
+        return misses.length > 0 ? 1 : 0;
+      }),
+    );
+
+  const shared = () => cmd.opts<SuiteOptions>();
+
+  cmd
+    .command("recovery")
+    .description("run fault-injection trials (crash at every step boundary and mid-step, transient failure, deleted artifact, changed input) on plans")
+    .argument("<plans...>", "plan files")
+    .option("--keep", "keep the trial workspaces for debugging")
+    .addHelpText("after", `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n`)
+    .action(
+      ctx.action(async (plans: string[], own: { keep?: boolean }) => {
+        const { io } = ctx;
+        // --tools, --jobs and --format belong to `eval` (commander hands shared option names to the parent).
+        const opts = { ...shared(), ...own };
+        opts.format ??= "text";
+        if (opts.format === "table") opts.format = "text";
+        if (!["text", "json"].includes(opts.format)) throw new UsageError(`--format must be text or json, got "${opts.format}"`);
+        const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
+        const { compileOrExit } = await import("./shared.js");
+        const { recoverPlan } = await import("../eval/recovery.js");
+        const results = [];
+        for (const file of plans) {
+          const compiled = await compileOrExit(file, io, useColor(program, io, "stderr"));
+          if (typeof compiled === "number") return 2;
+          if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
+          const r = await recoverPlan(resolve(io.cwd, file), compiled.ir, { toolModules: opts.tools.map((t) => resolve(io.cwd, t)), jobs, ...(opts.keep ? { keep: true } : {}) });
+          results.push({ ...r, plan: file });
+          if (opts.format === "text") {
+            await write(io.stdout, `${file}: ${r.succeeded}/${r.trials.length} trials recovered (${(100 * r.rate).toFixed(1)} %)\n`);
+            for (const t of r.trials.filter((x) => !x.ok)) await write(io.stdout, `  FAILED ${t.name}: ${t.reason ?? ""}\n`);
+          }
+        }
+        const trials = results.reduce((a, r) => a + r.trials.length, 0);
+        const ok = results.reduce((a, r) => a + r.succeeded, 0);
+        const rate = trials === 0 ? 1 : ok / trials;
+        if (opts.format === "json") await write(io.stdout, JSON.stringify({ rate, trials, succeeded: ok, plans: results }, null, 2) + "\n");
+        else await write(io.stdout, `recovery success rate: ${ok}/${trials} (${(100 * rate).toFixed(1)} %)\n`);
+        return ok === trials ? 0 : 1;
+      }),
+    );
+
+  cmd
+    .command("taskbench")
+    .description("TaskBench's node F1, link F1 and edit distance (as its evaluate.py), plus redundancy and lint pass rate")
+    .requiredOption("--gold <data.json>", "TaskBench gold records (JSON lines or a JSON array)")
+    .requiredOption("--pred <predictions.jsonl>", "predictions, one JSON line per plan")
+    .addHelpText("after", "\nAlso takes --tools <tool_desc.json> (required) and --format table|json.\n")
+    .action(
+      ctx.action(async (own: { gold: string; pred: string }) => {
+        const { io } = ctx;
+        const base = shared();
+        const opts = { ...own, tools: toolDescOption(base.tools), format: base.format ?? "table" };
+        if (!["table", "json"].includes(opts.format)) throw new UsageError(`--format must be table or json, got "${opts.format}"`);
+        const tools = await toolDescFrom(io, opts.tools);
+        const { readJsonRecords, corpusStats } = await import("../eval/taskbench/corpus.js");
+        const { scoreTaskBench } = await import("../eval/taskbench/metrics.js");
+        let gold: unknown[];
+        try {
+          gold = readJsonRecords(readText(io, opts.gold, "gold data"));
+        } catch (err) {
+          if (err instanceof UsageError) throw err;
+          throw new UsageError(`${opts.gold}: ${(err as Error).message}`);
+        }
+        const predText = readText(io, opts.pred, "predictions");
+        // evaluate.py drops prediction lines it cannot parse; so do we.
+        const preds = predText.split("\n").flatMap((l) => {
+          try {
+            return l.trim() ? [JSON.parse(l) as unknown] : [];
+          } catch {
+            return [];
+          }
+        });
+        const scores = scoreTaskBench(gold, preds, [...tools.keys()]);
+        const ours = corpusStats(predText, tools);
+        const out = { taskbench: scores, redundancy: ours.meanRedundancy, lint_pass: ours.lintPass, hallucinated_plans: ours.hallucinatedPlans, malformed_plans: ours.malformed, plans: ours.plans };
+        if (opts.format === "json") {
+          await write(io.stdout, JSON.stringify(out, null, 2) + "\n");
+          return 0;
+        }
+        const m = scores.metrics;
+        const f = (x: number | undefined) => (x === undefined ? "n/a" : x.toFixed(4));
+        await write(
+          io.stdout,
+          [
+            `samples ${scores.samples}, scored ${scores.scored}, dropped ${scores.dropped.length}`,
+            `node   P ${f(m?.node.precision)}  R ${f(m?.node.recall)}  F1 ${f(m?.node.f1)}`,
+            `link   P ${f(m?.link.precision)}  R ${f(m?.link.recall)}  F1 ${f(m?.link.f1)}`,
+            `edit distance ${f(m?.editDistance)}`,
+            `redundancy ${ours.meanRedundancy.toFixed(4)} (mean over ${ours.compiled} compiled plans), lint pass rate ${ours.lintPass.toFixed(4)}`,
+            `hallucinated tools in ${ours.hallucinatedPlans} plans, ${ours.malformed} malformed plans of ${ours.plans}`,
+          ].join("\n") + "\n",
+        );
+        return 0;
+      }),
+    );
+
+  cmd
+    .command("taskbench-report")
+    .description("write the Markdown report of a TaskBench predictions corpus: redundancy, hallucinated tools, malformed plans, lint findings per rule")
+    .argument("<predictions>", "predictions, one JSON line per plan")
+    .addHelpText("after", "\nAlso takes --tools <tool_desc.json> (required) and -o FILE.\n")
+    .option("--title <text>", "the report's title", "TaskBench multimedia: what the planspec metrics and linter find")
+    .action(
+      ctx.action(async (predictions: string, own: { title: string }) => {
+        const { io } = ctx;
+        const parent = shared();
+        const opts = { ...own, tools: toolDescOption(parent.tools), ...(parent.output ? { output: parent.output } : {}) };
+        const tools = await toolDescFrom(io, opts.tools);
+        const text = readText(io, predictions, "predictions");
+        const { corpusStats } = await import("../eval/taskbench/corpus.js");
+        const { formatCorpusReport } = await import("../eval/taskbench/corpus-report.js");
+        const stats = corpusStats(text, tools);
+        const base = (p: string) => p.replace(/^.*[\\/]/, "");
+        const command = `planspec eval taskbench-report ${base(predictions)} --tools ${base(opts.tools)}${opts.output ? ` -o ${opts.output}` : ""}`;
+        await emit(io, formatCorpusReport(stats, { title: opts.title, command, source: base(predictions) }), opts.output);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,89 @@
+/**
+ * The recovery runner with real child processes (build first: npm run build): a gold
+ * plan recovers from every injected fault; a plan whose side effect is not keyed, and a
+ * tool module whose external tool ignores idempotency, are reported as failures.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileFile, compileSource } from "../../src/compiler/index.js";
+import { recoverPlan } from "../../src/eval/recovery.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+const UNKEYED = `planspec: 1
+name: unkeyed-payment
+goal: Read an invoice and pay it
+deliverables: [payment]
+tools: { invoice.read: { risk: read }, bank.pay: { risk: external } }
+limits: { max_tool_calls: 20 }
+steps:
+  read:
+    kind: read
+    goal: Read the invoice
+    tool: invoice.read
+    with: { id: INV-1 }
+    output: invoice
+  pay:
+    kind: external
+    goal: Pay the invoice
+    needs: [read]
+    tool: bank.pay
+    risk: external
+    with: { invoice: "\${{ steps.read.output }}" }
+    output: payment
+`;
+
+describe("recovery runner", () => {
+  it("a gold plan with an approval gate and an input recovers from every fault", async () => {
+    const file = join(ROOT, "evals/approval-workflow/gold/grant-access.plan.yaml");
+    const r = await recoverPlan(file, compileFile(file).ir!, { jobs: 2 });
+    expect(r.trials.filter((t) => !t.ok)).toEqual([]);
+    expect(r.rate).toBe(1);
+    const names = r.trials.map((t) => t.name);
+    expect(names).toContain("crash after state write 1");
+    expect(names).toContain('crash in the middle of step "grant"');
+    expect(names).toContain("transient failure of every step's first call");
+    expect(names.some((n) => n.startsWith("deleted artifact of step"))).toBe(true);
+    expect(names).toContain('changed input "user"');
+  }, 300_000);
+
+  it("an unkeyed side effect repeated after a mid-step crash is a failed trial, not 100 %", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-recovery-test-"));
+    const file = join(dir, "unkeyed.plan.yaml");
+    writeFileSync(file, UNKEYED);
+    const r = await recoverPlan(file, compileSource(file, UNKEYED).ir!, { faults: ["mid-step"] });
+    expect(r.trials.map((t) => t.name)).toEqual(['crash in the middle of step "read"', 'crash in the middle of step "pay"']);
+    expect(r.trials[0]!.ok).toBe(true);
+    expect(r.trials[1]).toEqual({ name: 'crash in the middle of step "pay"', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
+    expect(r.rate).toBe(0.5);
+  }, 120_000);
+
+  it("a tool module whose external tool ignores the idempotency key fails its trials", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-recovery-test-"));
+    const keyed = UNKEYED.replace("    output: payment\n", '    idempotency_key: "${{ run.id }}:pay"\n    output: payment\n');
+    const file = join(dir, "keyed.plan.yaml");
+    writeFileSync(file, keyed);
+    // It applies every call, keyed or not, and records it where the runner looks.
+    writeFileSync(
+      join(dir, "tools.mjs"),
+      `import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+export default {
+  "invoice.read": { risk: "read", run: (args) => ({ invoice: args.id, amount: 42 }) },
+  "bank.pay": { risk: "external", run: (args, ctx) => {
+    mkdirSync(join(ctx.workspace, ".eval"), { recursive: true });
+    appendFileSync(join(ctx.workspace, ".eval/effects.jsonl"), JSON.stringify({ key: ctx.idempotencyKey ?? null, step: ctx.stepId }) + "\\n");
+    return { paid: 42 };
+  } },
+};
+`,
+    );
+    const r = await recoverPlan(file, compileSource(file, keyed).ir!, { faults: ["mid-step"], toolModules: [join(dir, "tools.mjs")] });
+    const pay = r.trials.find((t) => t.name === 'crash in the middle of step "pay"')!;
+    expect(pay.ok).toBe(false);
+    expect(pay.reason).toBe('side effect "recovery:pay" happened 2 times');
+    expect(r.rate).toBeLessThan(1);
+  }, 120_000);
+});
