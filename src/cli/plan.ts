@@ -51,7 +51,7 @@ export function registerPlan(program: Command, ctx: ActionContext): void {
     .option("--retries <n>", "retries on 429, 5xx, timeouts and network errors", "3")
     .addHelpText(
       "after",
-      `\nExamples:\n  $ OPENAI_API_KEY=... planspec plan "Fix the login retry bug and add a regression test" --tools tools.catalog.yaml -o fix\n  $ planspec plan "Summarise the CSV" --tools csv.catalog.yaml --base-url http://localhost:11434/v1 --model qwen2.5\n  $ ANTHROPIC_API_KEY=... planspec plan "..." --provider anthropic --tools tools.catalog.yaml --candidates 3\n  $ planspec plan --replay specs/planner/fix-login.trace.jsonl -o /tmp/replayed\n\nKeys come from OPENAI_API_KEY / ANTHROPIC_API_KEY and are never written to the trace.\nExit codes: 0 the plan compiles and lints clean, 1 it does not (after repairs), 2 usage, key, network or server error.\n`,
+      `\nExamples:\n  $ OPENAI_API_KEY=... planspec plan "Fix the login retry bug and add a regression test" --tools tools.catalog.yaml -o fix\n  $ planspec plan "Summarise the CSV" --tools csv.catalog.yaml --base-url http://localhost:11434/v1 --model qwen2.5\n  $ ANTHROPIC_API_KEY=... planspec plan "..." --provider anthropic --tools tools.catalog.yaml --candidates 3\n  $ planspec plan --replay specs/planner/fix-typo.trace.jsonl -o /tmp/replayed\n\nKeys come from OPENAI_API_KEY / ANTHROPIC_API_KEY and are never written to the trace.\nExit codes: 0 the plan compiles and lints clean, 1 it does not (after repairs), 2 usage, key, network or server error.\n`,
     )
     .action(
       ctx.action(async (goalArg: string | undefined, opts: PlanOpts) => {
