@@ -2,6 +2,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
+import type { ProviderName, TraceEvent } from "../planner/index.js";
 import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { collect } from "./run.js";
@@ -26,7 +27,25 @@ export function outputBase(out: string): string {
   return out.replace(/\.(plan\.yaml|plan\.yml|plan\.json|ir\.json|trace\.jsonl|ya?ml|json)$/i, "");
 }
 
-function count(value: string, flag: string, min: number): number {
+/** Reads a `--replay` trace; a file that cannot be read or parsed is a usage error. */
+export async function readReplayTrace(file: string, cwd: string): Promise<TraceEvent[]> {
+  const { readTrace } = await import("../planner/index.js");
+  const { resolve } = await import("node:path");
+  try {
+    return readTrace(resolve(cwd, file));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new UsageError(e.code ? `cannot read trace ${file}: ${e.code}` : e.message);
+  }
+}
+
+/** `--provider` names one of the two wire protocols the planner speaks. */
+export function checkProvider(name: string): asserts name is ProviderName {
+  if (name !== "openai" && name !== "anthropic") throw new UsageError(`--provider must be openai or anthropic, got "${name}"`);
+}
+
+/** Parses an integer option, a usage error when it is not an integer >= `min`. */
+export function integerOption(value: string, flag: string, min: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} must be an integer >= ${min}, got "${value}"`);
   return n;
@@ -58,12 +77,12 @@ export function registerPlan(program: Command, ctx: ActionContext): void {
         const { io } = ctx;
         const planner = await import("../planner/index.js");
         const { resolve } = await import("node:path");
-        const candidates = count(opts.candidates, "--candidates", 1);
-        const maxRepairs = count(opts.maxRepairs, "--max-repairs", 0);
+        const candidates = integerOption(opts.candidates, "--candidates", 1);
+        const maxRepairs = integerOption(opts.maxRepairs, "--max-repairs", 0);
         const timeoutS = Number(opts.timeout);
         if (!(timeoutS > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got "${opts.timeout}"`);
-        const retries = count(opts.retries, "--retries", 0);
-        if (opts.provider !== "openai" && opts.provider !== "anthropic") throw new UsageError(`--provider must be openai or anthropic, got "${opts.provider}"`);
+        const retries = integerOption(opts.retries, "--retries", 0);
+        checkProvider(opts.provider);
 
         const base = outputBase(opts.out);
         const planFile = `${base}.plan.yaml`;
@@ -76,13 +95,7 @@ export function registerPlan(program: Command, ctx: ActionContext): void {
           let catalog: import("../planner/index.js").Catalog | undefined = opts.tools ? planner.loadCatalog(opts.tools, io.cwd) : undefined;
           let templates = opts.templates.map((t) => planner.loadTemplate(t, io.cwd));
           if (opts.replay) {
-            let events;
-            try {
-              events = planner.readTrace(resolve(io.cwd, opts.replay));
-            } catch (err) {
-              const e = err as NodeJS.ErrnoException;
-              throw new UsageError(e.code ? `cannot read trace ${opts.replay}: ${e.code}` : e.message);
-            }
+            const events = await readReplayTrace(opts.replay, io.cwd);
             const start = planner.traceStart(events);
             if (!start) throw new UsageError(`${opts.replay} has no start event: not a planspec plan trace`);
             goal ??= typeof start.goal === "string" ? start.goal : undefined;

@@ -5,6 +5,7 @@ import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { resolveRunDir } from "./runs.js";
 import { userError } from "./run.js";
+import { checkProvider, integerOption, readReplayTrace } from "./plan.js";
 
 interface RefineCliOpts {
   provider: string;
@@ -16,16 +17,21 @@ interface RefineCliOpts {
   timeout: string;
 }
 
-/** Adds the provider options refine and replan share. */
-export function providerOptions(cmd: Command): Command {
-  return cmd
+/** A command that revises a run (`refine`, `replan`): the run and step arguments, the provider options, the shared exit codes. */
+export function revisionCommand(program: Command, name: string, description: string, stepArg: [string, string], examples: string): Command {
+  return program
+    .command(name)
+    .description(description)
+    .argument("<run>", "a run directory or a run id under .planspec/runs")
+    .argument(...stepArg)
     .option("--provider <name>", "openai (any OpenAI-compatible server) or anthropic", "openai")
     .option("--model <model>", "the model name")
     .option("--base-url <url>", "the API base URL")
     .option("--max-repairs <n>", "how many times diagnostics go back to the model", "2")
     .option("--trace <file>", "where the trace goes (default <run>/refine/<step>.trace.jsonl)")
     .option("--replay <trace>", "answers taken from a recorded trace, in order; no network")
-    .option("--timeout <seconds>", "per-request timeout", "120");
+    .option("--timeout <seconds>", "per-request timeout", "120")
+    .addHelpText("after", `\nExamples:\n${examples}Exit codes: 0 revision recorded, 1 the revised plan does not lint clean after repairs, 2 usage, key or network error.\n`);
 }
 
 /** Runs a refinement (`phase`) or a replan (`failed`) and prints the outcome; returns the exit code. */
@@ -35,21 +41,14 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
   const { mkdirSync } = await import("node:fs");
   const planner = await import("../planner/index.js");
   const { refineStep } = await import("../planner/refine.js");
-  const maxRepairs = Number(opts.maxRepairs);
-  if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new UsageError(`--max-repairs must be an integer >= 0, got "${opts.maxRepairs}"`);
-  if (opts.provider !== "openai" && opts.provider !== "anthropic") throw new UsageError(`--provider must be openai or anthropic, got "${opts.provider}"`);
+  const maxRepairs = integerOption(opts.maxRepairs, "--max-repairs", 0);
+  checkProvider(opts.provider);
   const dir = resolveRunDir(run, io.cwd);
   try {
     let provider: import("../planner/index.js").Provider;
     let secret = "";
     if (opts.replay) {
-      let events;
-      try {
-        events = planner.readTrace(resolve(io.cwd, opts.replay));
-      } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        throw new UsageError(e.code ? `cannot read trace ${opts.replay}: ${e.code}` : e.message);
-      }
+      const events = await readReplayTrace(opts.replay, io.cwd);
       provider = new planner.ReplayProvider(planner.recordedCompletions(events), planner.traceStart(events));
     } else {
       const made = await planner.makeProvider({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, env: io.env, policy: { timeoutMs: Number(opts.timeout) * 1000 } });
@@ -83,12 +82,11 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
 }
 
 export function registerRefine(program: Command, ctx: ActionContext): void {
-  const cmd = program
-    .command("refine")
-    .description("expand a `kind: phase` step of a paused or running run into sub-steps with the LLM planner; recorded as a linted revision")
-    .argument("<run>", "a run directory or a run id under .planspec/runs")
-    .argument("<step>", "the phase step to expand");
-  providerOptions(cmd)
-    .addHelpText("after", `\nExamples:\n  $ planspec refine .planspec/runs/fix-1 regressions\n  $ planspec resume .planspec/runs/fix-1\n\nOnly the artifacts the phase references go into the prompt. The sub-steps are named <phase>.<sub>.\nExit codes: 0 revision recorded, 1 the revised plan does not lint clean after repairs, 2 usage, key or network error.\n`)
-    .action(ctx.action(async (run: string, step: string, opts: RefineCliOpts) => runRefinement(ctx, program, run, step, "phase", opts)));
+  revisionCommand(
+    program,
+    "refine",
+    "expand a `kind: phase` step of a paused or running run into sub-steps with the LLM planner; recorded as a linted revision",
+    ["<step>", "the phase step to expand"],
+    `  $ planspec refine .planspec/runs/fix-1 regressions\n  $ planspec resume .planspec/runs/fix-1\n\nOnly the artifacts the phase references go into the prompt. The sub-steps are named <phase>.<sub>.\n`,
+  ).action(ctx.action(async (run: string, step: string, opts: RefineCliOpts) => runRefinement(ctx, program, run, step, "phase", opts)));
 }

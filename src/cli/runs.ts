@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
+import type { RunSummary } from "../runtime/store.js";
 import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 
@@ -26,17 +27,7 @@ export function formatTable(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
 }
 
-interface Summary {
-  id: string;
-  status: string;
-  plan: string;
-  done: number;
-  total: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-function summarise(dir: string, id: string): Summary | undefined {
+function summarise(dir: string, id: string): RunSummary | undefined {
   try {
     const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as {
       status: string;
@@ -83,7 +74,7 @@ export function registerRuns(program: Command, ctx: ActionContext): void {
           ? readdirSync(root, { withFileTypes: true })
               .filter((e) => e.isDirectory())
               .map((e) => summarise(join(root, e.name), e.name))
-              .filter((s): s is Summary => s !== undefined)
+              .filter((s): s is RunSummary => s !== undefined)
               .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
           : [];
         if (opts.json) {

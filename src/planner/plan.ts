@@ -4,22 +4,13 @@
  * replay needs (goal, catalogue, templates, options).
  */
 import { relative, resolve } from "node:path";
-import type { Catalog, TemplateInfo } from "./catalog.js";
-import { type LoopResult, planWithRepairs } from "./loop.js";
-import type { Provider } from "./provider.js";
+import type { TemplateInfo } from "./catalog.js";
+import { type LoopOptions, type LoopResult, planWithRepairs } from "./loop.js";
 import { type Score, rankScores, scoreCandidate } from "./score.js";
-import type { TraceSink } from "./trace.js";
 
-export interface PlanGoalOptions {
-  goal: string;
-  provider: Provider;
-  catalog: Catalog;
-  templates: readonly TemplateInfo[];
-  planFile: string;
-  cwd: string;
-  maxRepairs: number;
+/** The repair loop's options, with the number of candidates in place of the one candidate's index. */
+export interface PlanGoalOptions extends Omit<LoopOptions, "candidate" | "candidates"> {
   candidates: number;
-  trace: TraceSink;
 }
 
 export interface PlanGoalResult {
@@ -45,20 +36,7 @@ export async function planGoal(opts: PlanGoalOptions): Promise<PlanGoalResult> {
   });
   const results: LoopResult[] = [];
   for (let k = 0; k < opts.candidates; k++) {
-    results.push(
-      await planWithRepairs({
-        goal: opts.goal,
-        provider: opts.provider,
-        catalog: opts.catalog,
-        templates: opts.templates,
-        planFile: opts.planFile,
-        cwd: opts.cwd,
-        maxRepairs: opts.maxRepairs,
-        trace: opts.trace,
-        candidate: k,
-        candidates: opts.candidates,
-      }),
-    );
+    results.push(await planWithRepairs({ ...opts, candidate: k }));
   }
   const scores = results.map(scoreCandidate);
   const best = rankScores(scores)[0]!;

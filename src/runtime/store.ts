@@ -62,6 +62,17 @@ export interface RunState {
   budget: { toolCalls: number; startedAt: string; elapsedMs: number };
 }
 
+/** One line of a run listing (`planspec runs`), whichever store holds the run. */
+export interface RunSummary {
+  id: string;
+  status: string;
+  plan: string;
+  done: number;
+  total: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** How the run was started, so a bare `resume` can repeat it. */
 export interface RunConfig {
   /** Absolute paths of user tool modules. */

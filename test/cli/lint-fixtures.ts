@@ -3,17 +3,21 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** Lints clean with the default rules. */
-export const CLEAN = `planspec: 1
-name: clean-plan
-goal: Read the input file and write a short summary report of it.
-deliverables: [report]
+/**
+ * What both plans share: a plan with two tools (`fs.read` and `tool2`) up to the end of
+ * its first step, `read_input`, which reads the input file and has no success criteria.
+ */
+function readInputPlan(name: string, goal: string, deliverable: string, tool2: string): string {
+  return `planspec: 1
+name: ${name}
+goal: ${goal}
+deliverables: [${deliverable}]
 complexity: simple
 inputs:
   path: { type: string, description: The file to summarise }
 tools:
   fs.read: { risk: read }
-  fs.write: { risk: write }
+  ${tool2}
 limits:
   run_timeout: 10m
   max_tool_calls: 10
@@ -26,7 +30,11 @@ steps:
     tool: fs.read
     with: { path: "\${{ inputs.path }}" }
     output: text
-    success:
+`;
+}
+
+/** Lints clean with the default rules. */
+export const CLEAN = `${readInputPlan("clean-plan", "Read the input file and write a short summary report of it.", "report", "fs.write: { risk: write }")}    success:
       - check: "\${{ len(output) > 0 }}"
   write_report:
     kind: write
@@ -54,29 +62,7 @@ steps:
  *   17:3 missing-success-criteria (warning) on read_input,
  *   23:3 side-effect-without-idempotency-key (error) on send_mail.
  */
-export const BAD = `planspec: 1
-name: bad-plan
-goal: Read the input file and send a short summary of it by email.
-deliverables: [sent]
-complexity: simple
-inputs:
-  path: { type: string, description: The file to summarise }
-tools:
-  fs.read: { risk: read }
-  mail.send: { risk: external }
-limits:
-  run_timeout: 10m
-  max_tool_calls: 10
-defaults:
-  timeout: 1m
-steps:
-  read_input:
-    kind: read
-    goal: Read the input file from the workspace
-    tool: fs.read
-    with: { path: "\${{ inputs.path }}" }
-    output: text
-  send_mail:
+export const BAD = `${readInputPlan("bad-plan", "Read the input file and send a short summary of it by email.", "sent", "mail.send: { risk: external }")}  send_mail:
     kind: external
     needs: [read_input]
     goal: Send the summary of the input text by email

@@ -1,42 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { compileSource } from "../../src/compiler/index.js";
 import { lintCompiled } from "../../src/lint/engine.js";
-import { defineRule, type Rule } from "../../src/lint/rule.js";
 import type { ResolvedConfig } from "../../src/lint/config.js";
-
-const HEADER = `planspec: 1
-name: tiny
-goal: Read a file and write a summary of it.
-tools:
-  reader: { risk: read }
-  writer: { risk: write }
-limits: { run_timeout: 1m }
-`;
-
-const STEPS = `steps:
-  read:
-    kind: read
-    goal: Read the file
-    tool: reader
-    output: text
-  write:
-    kind: write
-    needs: [read]
-    goal: Write the summary
-    tool: writer
-    risk: write
-    with: { body: "\${{ steps.read.output }}" }
-`;
-
-function stepRule(id: string): Rule {
-  return defineRule({
-    id,
-    meta: { description: "", defaultSeverity: "warning", messages: { seen: 'step "{{step}}" seen' } },
-    check(ctx) {
-      for (const n of ctx.ir.nodes) ctx.report({ messageId: "seen", node: n.id, data: { step: n.id } });
-    },
-  });
-}
+import { stepRule, TINY_HEADER as HEADER, TINY_STEPS as STEPS } from "./tiny-plan.js";
 
 const rules = [stepRule("noisy"), stepRule("chatty")];
 

@@ -4,41 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileFile, compileSource } from "../../src/compiler/index.js";
 import { lintCompiled, lintFindings } from "../../src/lint/engine.js";
-import { defineRule, ruleDocsUrl, type Rule } from "../../src/lint/rule.js";
+import { defineRule, ruleDocsUrl } from "../../src/lint/rule.js";
 import type { ResolvedConfig } from "../../src/lint/config.js";
-
-const PLAN = `planspec: 1
-name: tiny
-goal: Read a file and write a summary of it.
-tools:
-  reader: { risk: read }
-  writer: { risk: write }
-limits: { run_timeout: 1m }
-steps:
-  read:
-    kind: read
-    goal: Read the file
-    tool: reader
-    output: text
-  write:
-    kind: write
-    needs: [read]
-    goal: Write the summary
-    tool: writer
-    risk: write
-    with: { body: "\${{ steps.read.output }}" }
-`;
-
-/** Reports every step, at the step (no path) or at a path below it. */
-function stepRule(id: string, opts: { path?: string[]; severity?: "error" | "warning" | "info" } = {}): Rule {
-  return defineRule({
-    id,
-    meta: { description: "test rule", defaultSeverity: opts.severity ?? "warning", messages: { seen: 'step "{{step}}" seen' } },
-    check(ctx) {
-      for (const n of ctx.ir.nodes) ctx.report({ messageId: "seen", node: n.id, data: { step: n.id }, ...(opts.path ? { path: opts.path } : {}) });
-    },
-  });
-}
+import { stepRule, TINY_PLAN as PLAN } from "./tiny-plan.js";
 
 const planLevel = defineRule({
   id: "plan-level",

@@ -11,23 +11,12 @@ import { loadState } from "../../src/runtime/migrations.js";
 import { reviseRun } from "../../src/runtime/revise.js";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
 import type { RunState, Store } from "../../src/runtime/store.js";
-import { plan, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { CHAIN, plan, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 
 export interface StoreHarness {
   /** A store for run `runId` (new or existing); each call is a fresh instance, as a new process would have. */
   store(runId: string): Store;
 }
-
-const CHAIN = `planspec: 1
-name: chain
-goal: add then echo
-inputs: { a: { type: number, default: 2 } }
-tools: { add: { risk: read }, echo: { risk: read } }
-limits: { max_tool_calls: 20 }
-steps:
-  first: { kind: analyze, goal: add, tool: add, with: { a: "\${{ inputs.a }}", b: 3 }, output: sum }
-  second: { kind: analyze, goal: echo, needs: [first], tool: echo, with: { v: "\${{ steps.first.output.sum }}" }, output: echoed }
-`;
 
 const PAY = `planspec: 1
 name: pay

@@ -35,6 +35,18 @@ export function readEvents(runDir: string): RunEvent[] {
     .map((l) => JSON.parse(l) as RunEvent);
 }
 
+/** Two read steps, the second fed by the first: the smallest plan with a data dependency. */
+export const CHAIN = `planspec: 1
+name: chain
+goal: add then echo
+inputs: { a: { type: number, default: 2 } }
+tools: { add: { risk: read }, echo: { risk: read } }
+limits: { max_tool_calls: 20 }
+steps:
+  first: { kind: analyze, goal: add, tool: add, with: { a: "\${{ inputs.a }}", b: 3 }, output: sum }
+  second: { kind: analyze, goal: echo, needs: [first], tool: echo, with: { v: "\${{ steps.first.output.sum }}" }, output: echoed }
+`;
+
 /** A user tool module used across tests: counting, ledger-writing, failing and blocking tools. */
 export const TEST_TOOLS = `
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -4,18 +4,10 @@ import { describe, expect, it } from "vitest";
 import { loadState } from "../../src/runtime/migrations.js";
 import { FileStore } from "../../src/runtime/file-store.js";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
-import { plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { CHAIN, plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 
-const PLAN = `planspec: 1
-name: chain
-goal: add then echo
-inputs: { a: { type: number, default: 2 } }
-tools: { add: { risk: read }, echo: { risk: read } }
-limits: { max_tool_calls: 20 }
-steps:
-  first: { kind: analyze, goal: add, tool: add, with: { a: "\${{ inputs.a }}", b: 3 }, output: sum }
-  second: { kind: analyze, goal: echo, needs: [first], tool: echo, with: { v: "\${{ steps.first.output.sum }}" }, output: echoed }
-  third: { kind: analyze, goal: echo again, needs: [second], tool: echo, with: { w: "\${{ steps.second.output.v }}" }, output: again }
+/** The shared chain plus a third step, so a resume has a step after the one it restarts from. */
+const PLAN = `${CHAIN}  third: { kind: analyze, goal: echo again, needs: [second], tool: echo, with: { w: "\${{ steps.second.output.v }}" }, output: again }
 `;
 
 async function finished() {

@@ -7,6 +7,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { PgDatabase } from "./db.js";
+import type { RunSummary } from "../store.js";
 
 /** Another live process holds the run's lease. */
 export class LeaseHeldError extends Error {
@@ -92,14 +93,8 @@ export async function openRunCount(db: PgDatabase): Promise<number> {
   return r.rows[0]?.n ?? 0;
 }
 
-export interface StoredRunSummary {
-  id: string;
-  status: string;
-  plan: string;
-  done: number;
-  total: number;
-  createdAt: string;
-  updatedAt: string;
+/** A listed run with the worker holding its lease, if any. */
+export interface StoredRunSummary extends RunSummary {
   leaseOwner: string | null;
 }
 
