@@ -56,7 +56,7 @@ Examples:
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format json -o scores.json
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format html --baseline scores.json -o eval.html
   $ planspec eval evals/code-change.suite.yaml --plans out/ --baseline scores.json --min coverage=0.9,lint_pass=1
-  $ planspec eval recovery specs/examples/*.plan.yaml
+  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml
   $ planspec eval taskbench --gold data.json --pred predictions.jsonl --tools tool_desc.json
   $ planspec eval taskbench-report predictions.jsonl --tools tool_desc.json -o evals/reports/taskbench-multimedia.md
 `;
@@ -162,7 +162,7 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .description("run fault-injection trials (crash at every step boundary and mid-step, transient failure, deleted artifact, changed input) on plans")
     .argument("<plans...>", "plan files")
     .option("--keep", "keep the trial workspaces for debugging")
-    .addHelpText("after", `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n`)
+    .addHelpText("after", `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n`)
     .action(
       ctx.action(async (plans: string[], own: { keep?: boolean }) => {
         const { io } = ctx;
