@@ -42,18 +42,24 @@ async function toolDescFrom(io: CliIO, file: string) {
   return parsed.tools;
 }
 
-interface SuiteOptions { plans?: string; replay?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string }
+interface SuiteOptions { plans?: string; replay?: string; planner?: string; baseUrl?: string; out?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string }
 
 const HELP = `
 Plans are read from DIR/<case-id>.plan.yaml (or .plan.yml / .plan.json); a case with no
-file scores 0. Metrics are defined in docs/evals.md. --recovery also runs every plan
-through the fault-injection trials (slow: child processes).
+file scores 0. --planner plans every case's goal with an LLM (keys from OPENAI_API_KEY /
+ANTHROPIC_API_KEY) and writes <case-id>.plan.yaml and <case-id>.trace.jsonl to --out DIR
+(default: a temp dir, printed) before scoring it; a case with no readable answer scores 0.
+Metrics are defined in docs/evals.md. --recovery also runs every plan through the
+fault-injection trials (slow: child processes).
 
 Exit status: 0 all thresholds met, 1 a --min/--max threshold missed, 2 usage or input error.
 
 Examples:
   $ planspec eval evals/code-change.suite.yaml --plans evals/code-change/gold
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format json -o scores.json
+  $ OPENAI_API_KEY=... planspec eval evals/code-change.suite.yaml --planner openai:gpt-4.1-mini --out runs/mini
+  $ planspec eval evals/code-change.suite.yaml --replay runs/mini --format json -o scores.json
+  $ planspec eval evals/code-change.suite.yaml --planner openai:qwen2.5 --base-url http://localhost:11434/v1
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format html --baseline scores.json -o eval.html
   $ planspec eval evals/code-change.suite.yaml --plans out/ --baseline scores.json --min coverage=0.9,lint_pass=1
   $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml
@@ -75,6 +81,9 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .argument("[suite]", "an eval suite file (evals/*.suite.yaml)")
     .option("--plans <dir>", "directory of plans named <case-id>.plan.yaml|json")
     .option("--replay <dir>", "directory of recorded planner outputs (same layout as --plans)")
+    .option("--planner <provider:model>", "plan every case with an LLM first, e.g. openai:gpt-4.1-mini or anthropic:claude-sonnet-4-5")
+    .option("--base-url <url>", "--planner's API base URL, e.g. http://localhost:11434/v1 for Ollama")
+    .option("--out <dir>", "where --planner writes <case-id>.plan.yaml and .trace.jsonl (default: a temp dir)")
     .option("--format <format>", "table | json | md | html (recovery: table | json; taskbench: table | json)")
     .option("--baseline <file>", "a previous --format json report: print deltas")
     .option("--min <thresholds>", "exit 1 when a metric is below, e.g. coverage=0.9,recovery=1.0")
@@ -90,13 +99,16 @@ export function registerEval(program: Command, ctx: ActionContext): void {
         if (!suiteFile) throw new UsageError("eval needs a suite file (or a subcommand: recovery, taskbench, taskbench-report)");
         opts.format ??= "table";
         if (!["table", "json", "md", "html"].includes(opts.format)) throw new UsageError(`--format must be table, json, md or html, got "${opts.format}"`);
-        const dir = opts.plans ?? opts.replay;
-        if (!dir) throw new UsageError("eval needs --plans DIR (or --replay DIR)");
-        if (opts.plans && opts.replay) throw new UsageError("give --plans or --replay, not both");
-        try {
-          if (!statSync(resolve(io.cwd, dir)).isDirectory()) throw new Error();
-        } catch {
-          throw new UsageError(`${dir} is not a directory`);
+        let dir = opts.plans ?? opts.replay;
+        if ([opts.plans, opts.replay, opts.planner].filter(Boolean).length > 1) throw new UsageError("give one of --plans, --replay or --planner");
+        if (!dir && !opts.planner) throw new UsageError("eval needs --plans DIR (or --replay DIR)");
+        if ((opts.out || opts.baseUrl) && !opts.planner) throw new UsageError("--out and --base-url go with --planner");
+        if (dir) {
+          try {
+            if (!statSync(resolve(io.cwd, dir)).isDirectory()) throw new Error();
+          } catch {
+            throw new UsageError(`${dir} is not a directory`);
+          }
         }
         const report = await import("../eval/report.js");
         let min: ReturnType<typeof report.parseThresholds> = [];
@@ -118,11 +130,15 @@ export function registerEval(program: Command, ctx: ActionContext): void {
           await write(io.stderr, `planspec: ${suiteFile} is not a valid suite\n`);
           return 2;
         }
+        if (opts.planner) {
+          const { planSuite } = await import("./eval-planner.js");
+          dir = await planSuite(loaded.suite, { planner: opts.planner, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.out ? { out: opts.out } : {}) }, io);
+        }
         const { scoreSuite } = await import("../eval/score.js");
         const { recoverPlan } = await import("../eval/recovery.js");
         const { compileFile } = await import("../compiler/index.js");
         const toolModules = opts.tools.map((t) => resolve(io.cwd, t));
-        const score = await scoreSuite(loaded.suite, resolve(io.cwd, dir), {
+        const score = await scoreSuite(loaded.suite, resolve(io.cwd, dir!), {
           cwd: io.cwd,
           ...(opts.recovery
             ? {
