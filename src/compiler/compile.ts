@@ -139,7 +139,16 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   reportCycles(cycles, built, out);
 
   const nodes = built.map((b) => b.node);
-  for (const n of nodes) n.span.file = displayPath(n.span.file, cwd);
+  // Nodes come from a handful of files (the plan and its templates): map each file once.
+  let lastFile = "";
+  let lastShown = "";
+  for (const n of nodes) {
+    if (n.span.file !== lastFile) {
+      lastFile = n.span.file;
+      lastShown = displayPath(lastFile, cwd);
+    }
+    n.span.file = lastShown;
+  }
   const provisional = { nodes, order } as unknown as PlanIR;
   checkReferences(built, new PlanGraph(provisional), new Set(Object.keys(inputs)), out);
 
