@@ -2,7 +2,7 @@
  * Stage 4: build IR nodes from resolved steps — needs, tools, risk, defaults,
  * durations, success criteria, loops — and collect every expression for checking.
  */
-import { Ajv } from "ajv";
+import type { Ajv } from "ajv";
 import type { IRNode, Risk, RetryPolicy, StepKind, SuccessCriterion, ToolSpec } from "../ir.js";
 import { maxRisk } from "../ir.js";
 import type { Collector } from "./diagnostics.js";
@@ -11,6 +11,7 @@ import { compileBareExpression, compileValue, type ExprSite } from "./expression
 import type { Resolved, StepSite } from "./resolve.js";
 import type { DocPath } from "./source.js";
 import { didYouMean } from "./suggest.js";
+import { loadAjv } from "./lazy.js";
 
 type Obj = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ export interface BuiltNode {
 let schemaChecker: Ajv | undefined;
 
 function checkOutputSchema(schema: unknown): string | undefined {
-  schemaChecker ??= new Ajv({ strict: false, allErrors: false, validateSchema: true });
+  schemaChecker ??= new (loadAjv().Ajv)({ strict: false, allErrors: false, validateSchema: true });
   if (schemaChecker.validateSchema(schema as object)) return undefined;
   const e = schemaChecker.errors?.[0];
   if (!e) return "invalid";

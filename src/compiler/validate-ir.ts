@@ -3,7 +3,8 @@
  * invariant of SPEC §2 that the compiler guarantees.
  */
 import { readFileSync } from "node:fs";
-import { Ajv, type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
+import { loadAjv } from "./lazy.js";
 import type { PlanIR } from "../ir.js";
 import { planHash } from "./canonical.js";
 import type { Collector } from "./diagnostics.js";
@@ -16,7 +17,7 @@ let irValidator: ValidateFunction | undefined;
 function validator(): ValidateFunction {
   if (!irValidator) {
     const schema = JSON.parse(readFileSync(new URL("../../schemas/plan-ir.schema.json", import.meta.url), "utf8"));
-    irValidator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    irValidator = new (loadAjv().Ajv)({ allErrors: true, strict: false }).compile(schema);
   }
   return irValidator;
 }

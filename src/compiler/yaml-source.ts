@@ -2,9 +2,17 @@
  * YAML plan files: parsed with `yaml`'s Document API so every node keeps its source
  * range; document paths are mapped to ranges lazily, per lookup.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from "yaml";
+import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { loadYaml } from "./lazy.js";
 import { LineIndex } from "../diagnostic.js";
 import type { DocPath, SourceDoc } from "./source.js";
+
+let yamlLib: typeof import("yaml") | undefined;
+const Y = () => (yamlLib ??= loadYaml());
+const isMap = (n: unknown): n is YAMLMap => Y().isMap(n);
+const isSeq = (n: unknown): n is YAMLSeq => Y().isSeq(n);
+const isScalar = (n: unknown): n is Scalar => Y().isScalar(n);
+const isPair = (n: unknown): n is Pair => Y().isPair(n);
 
 export interface SourceError {
   code: "syntax" | "duplicate-key";
@@ -16,6 +24,7 @@ export interface SourceError {
 
 /** Parses YAML text into a SourceDoc; syntax errors and duplicate keys are returned, not thrown. */
 export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; errors: SourceError[] } {
+  const { LineCounter, parseDocument } = Y();
   const lineCounter = new LineCounter();
   // yaml's own uniqueKeys check compares every key with every earlier one: quadratic in
   // the size of a map, seconds for a 10,000-step plan. We find duplicates in one pass.
