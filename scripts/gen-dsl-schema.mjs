@@ -25,6 +25,22 @@ const toolsMap = {
   propertyNames: { minLength: 1 },
   additionalProperties: { $ref: "#/definitions/tool" },
 };
+/** A map of named, typed values: plan inputs and template parameters share one shape. */
+const typedValues = (description) => ({
+  type: "object",
+  description,
+  propertyNames: { $ref: "#/definitions/identifier" },
+  additionalProperties: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type"],
+    properties: {
+      type: { type: "string", enum: ["string", "number", "integer", "boolean", "array", "object"] },
+      description: { type: "string" },
+      default: {},
+    },
+  },
+});
 const retry = {
   type: "object",
   additionalProperties: false,
@@ -138,20 +154,7 @@ const plan = {
     goal: str("What the plan achieves.", { minLength: 1 }),
     deliverables: strList("Output names the goal promises."),
     complexity: { type: "string", enum: ["simple", "moderate", "complex"] },
-    inputs: {
-      type: "object",
-      propertyNames: { $ref: "#/definitions/identifier" },
-      additionalProperties: {
-        type: "object",
-        additionalProperties: false,
-        required: ["type"],
-        properties: {
-          type: { type: "string", enum: ["string", "number", "integer", "boolean", "array", "object"] },
-          description: { type: "string" },
-          default: {},
-        },
-      },
-    },
+    inputs: typedValues("Run inputs: name -> { type, description?, default? }."),
     limits: {
       type: "object",
       additionalProperties: false,
@@ -169,20 +172,7 @@ const template = {
     ...common,
     template: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", description: "kebab-case template name." },
     description: { type: "string" },
-    params: {
-      type: "object",
-      propertyNames: { $ref: "#/definitions/identifier" },
-      additionalProperties: {
-        type: "object",
-        additionalProperties: false,
-        required: ["type"],
-        properties: {
-          type: { type: "string", enum: ["string", "number", "integer", "boolean", "array", "object"] },
-          description: { type: "string" },
-          default: {},
-        },
-      },
-    },
+    params: typedValues("Template parameters: name -> { type, description?, default? }."),
   },
 };
 const catalog = {
