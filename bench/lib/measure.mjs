@@ -1,6 +1,10 @@
 /**
  * Timing helpers shared by the benchmarks: whole-process runs (wall and CPU time),
- * in-process runs after warm-up, medians, the machine description and Markdown tables.
+ * in-process runs, medians, the machine description and Markdown tables.
+ *
+ * The reference machine is shared, so its speed drifts during a run. Measurements that are
+ * compared with each other (a command and its floor) are therefore interleaved: each round
+ * runs every task once, and medians are taken over rounds.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -16,58 +20,62 @@ export function median(xs) {
 
 // GNU time reports the child's user+sys CPU; on a shared machine CPU time is steadier than wall time.
 const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
-
 const STACK_TRACE = /^\s+at .+:\d+:\d+\)?$/m;
+const scratch = mkdtempSync(join(tmpdir(), "planspec-bench-time-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
-/**
- * Runs `cmd args` `runs` times; returns median wall ms, median CPU ms (user+sys, when
- * /usr/bin/time exists), every wall sample and the exit codes seen.
- */
-export function timeProcess(cmd, args, { runs = 5, cwd, okCodes = [0] } = {}) {
-  const walls = [];
-  const cpusMs = [];
-  const codes = new Set();
-  const scratch = mkdtempSync(join(tmpdir(), "planspec-bench-time-"));
+/** A task that runs `cmd args` once as a child process and returns its wall and CPU ms. */
+export function processTask(cmd, args, { cwd, okCodes = [0] } = {}) {
   const timeFile = join(scratch, "t");
-  try {
-    for (let i = 0; i < runs; i++) {
-      const argv = GNU_TIME ? ["-f", "%U %S", "-o", timeFile, cmd, ...args] : args;
-      const t0 = process.hrtime.bigint();
-      const r = spawnSync(GNU_TIME ?? cmd, argv, { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 });
-      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (r.error) throw r.error;
-      codes.add(r.status);
-      // An uncaught exception also exits 1, which lint uses for "found errors": a stack trace tells them apart.
-      if (!okCodes.includes(r.status) || STACK_TRACE.test(String(r.stderr))) {
-        throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${String(r.stderr).slice(0, 600)}`);
-      }
-      walls.push(wall);
-      if (GNU_TIME) {
-        const [u, s] = readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).map(Number);
-        cpusMs.push((u + s) * 1000);
-      }
+  return () => {
+    const argv = GNU_TIME ? ["-f", "%U %S", "-o", timeFile, cmd, ...args] : args;
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(GNU_TIME ?? cmd, argv, { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 });
+    const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.error) throw r.error;
+    // An uncaught exception also exits 1, which lint uses for "found errors": a stack trace tells them apart.
+    if (!okCodes.includes(r.status) || STACK_TRACE.test(String(r.stderr))) {
+      throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${String(r.stderr).slice(0, 600)}`);
     }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  return { wallMs: median(walls), cpuMs: cpusMs.length ? median(cpusMs) : undefined, samples: walls, codes: [...codes] };
+    let cpuMs;
+    if (GNU_TIME) {
+      // With a non-zero exit GNU time writes a "Command exited..." line first; the figures are last.
+      const [u, s] = readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).map(Number);
+      cpuMs = (u + s) * 1000;
+    }
+    return { wallMs, cpuMs };
+  };
 }
 
-/** Runs `fn` `warmup` times, then `runs` times; returns median wall and CPU ms of the timed runs. */
-export function timeInProcess(fn, { warmup = 2, runs = 5 } = {}) {
-  for (let i = 0; i < warmup; i++) fn();
-  const walls = [];
-  const cpuTimes = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
+/** A task that calls `fn` once in this process and returns its wall and CPU ms (and result). */
+export function inProcessTask(fn) {
+  return () => {
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    last = fn();
-    walls.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const result = fn();
+    const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const c = process.cpuUsage(c0);
-    cpuTimes.push((c.user + c.system) / 1000);
+    return { wallMs, cpuMs: (c.user + c.system) / 1000, result };
+  };
+}
+
+/**
+ * Runs `warmup` untimed rounds, then `runs` timed rounds; each round runs every task once,
+ * in order (a task named in `only` runs in the first `only[name]` rounds only). Returns, per
+ * task, the median wall and CPU ms, the wall samples and the last result.
+ */
+export function interleave(tasks, { warmup = 0, runs = 5, only = {} } = {}) {
+  const names = Object.keys(tasks);
+  for (let i = 0; i < warmup; i++) for (const n of names) tasks[n]();
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs; i++) for (const n of names) if (i < (only[n] ?? runs)) samples[n].push(tasks[n]());
+  const out = {};
+  for (const n of names) {
+    const s = samples[n];
+    const cpu = s.map((x) => x.cpuMs).filter((x) => x !== undefined);
+    out[n] = { wallMs: median(s.map((x) => x.wallMs)), cpuMs: cpu.length ? median(cpu) : undefined, samples: s.map((x) => x.wallMs), result: s.at(-1)?.result };
   }
-  return { wallMs: median(walls), cpuMs: median(cpuTimes), samples: walls, result: last };
+  return out;
 }
 
 /** One line describing the machine and its load, printed beside every table. */
@@ -87,7 +95,7 @@ export function machine() {
 
 /** Milliseconds, to a precision that fits the magnitude. */
 export function ms(x) {
-  if (x === undefined) return "–";
+  if (x === undefined || Number.isNaN(x)) return "–";
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
