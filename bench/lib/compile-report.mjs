@@ -69,6 +69,8 @@ export function printCompileReport(res, log) {
       ["compile, wall", (r) => r.compile.wallMs],
       ["compile + lint, CPU", (r) => r.compileLint?.cpuMs],
       ["compile + lint, wall", (r) => r.compileLint?.wallMs],
+      ["compile, wall, best round", (r) => r.compile.minWallMs],
+      ["compile + lint, wall, best round", (r) => r.compileLint?.minWallMs],
     ]) {
       const us = list.map((r) => (get(r) === undefined ? undefined : (get(r) * 1000) / r.steps));
       if (us.includes(undefined)) continue;
