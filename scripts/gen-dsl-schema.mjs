@@ -14,6 +14,19 @@ const toolSpec = {
     description: str("What the tool does."),
     input_schema: { type: "object", description: "JSON Schema of the tool's arguments." },
     output_schema: { type: "object", description: "JSON Schema of the tool's result." },
+    input_types: strList("Resource types the tool takes, by argument position (e.g. [text, image]); a producer of another type feeding it is a wiring error."),
+    output_types: strList("Resource types the tool returns (e.g. [video])."),
+    annotations: {
+      type: "object",
+      additionalProperties: false,
+      description: "Behaviour hints (MCP tool annotations); lint treats a declared risk below them as under-labelled.",
+      properties: {
+        readOnlyHint: { type: "boolean", description: "The tool does not modify its environment." },
+        destructiveHint: { type: "boolean", description: "The tool may perform destructive updates." },
+        idempotentHint: { type: "boolean", description: "Calling it again with the same arguments has no further effect." },
+        openWorldHint: { type: "boolean", description: "The tool interacts with entities outside the plan's own world (the internet, other people)." },
+      },
+    },
   },
 };
 const toolsMap = {

@@ -79,6 +79,19 @@ export interface ToolSpec {
   description?: string;
   inputSchema?: JsonValue;
   outputSchema?: JsonValue;
+  /** Resource types taken, by argument position (TaskBench `input-type`). */
+  inputTypes?: string[];
+  /** Resource types returned (TaskBench `output-type`). */
+  outputTypes?: string[];
+  /** MCP-style behaviour hints. */
+  annotations?: ToolAnnotations;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export type InputType = "string" | "number" | "integer" | "boolean" | "array" | "object";

@@ -43,6 +43,9 @@ function toolSpec(raw: Obj): ToolSpec {
   if (typeof raw.description === "string") t.description = raw.description;
   if (raw.input_schema !== undefined) t.inputSchema = raw.input_schema as ToolSpec["inputSchema"];
   if (raw.output_schema !== undefined) t.outputSchema = raw.output_schema as ToolSpec["outputSchema"];
+  if (Array.isArray(raw.input_types)) t.inputTypes = raw.input_types as string[];
+  if (Array.isArray(raw.output_types)) t.outputTypes = raw.output_types as string[];
+  if (raw.annotations !== undefined) t.annotations = raw.annotations as ToolSpec["annotations"];
   return t;
 }
 
