@@ -234,7 +234,7 @@ describe("retries", () => {
     expect(r.status).toBe(2);
     oneLine(r.stderr);
     expect(r.requests).toHaveLength(2);
-    expect(r.stderr).toMatch(/503 .*2 attempts; the --deadline of 1\.5 s leaves no time for another/);
+    expect(r.stderr).toMatch(/503: overloaded; still failing after 2 attempts; the --deadline of 1\.5 s leaves no time for another/);
   });
 
   it("does not retry a timeout: a slow model would time out again", async () => {

@@ -21,9 +21,7 @@ describe("retry-after", () => {
     expect(retryAfterMs(null)).toBeUndefined();
   });
 
-  it("caps the server's ask and the exponential backoff", () => {
-    expect(backoffMs(DEFAULT_POLICY, 0, 3_600_000)).toBe(DEFAULT_POLICY.maxDelayMs);
-    expect(backoffMs(DEFAULT_POLICY, 0, 0)).toBe(0);
+  it("caps the exponential backoff", () => {
     for (let i = 0; i < 20; i++) {
       const d = backoffMs(DEFAULT_POLICY, 2);
       expect(d).toBeGreaterThanOrEqual(2000);
