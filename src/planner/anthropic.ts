@@ -52,7 +52,7 @@ export class AnthropicProvider implements Provider {
           this.defaultLimit = false;
           continue;
         }
-        throw httpFailure(reply, { url, model: this.model, keyVar: this.cfg.keyVar, baseUrl: this.cfg.baseUrl });
+        throw httpFailure(reply, { url, model: this.model, keyVar: this.cfg.keyVar, notFoundHint: this.cfg.notFoundHint });
       }
       const hidden = notAReply(reply, url);
       if (hidden) throw hidden;

@@ -183,8 +183,8 @@ function networkFailure(err: unknown, url: string, budgetMs: number, byDeadline:
       : new PlannerError("timeout", `no answer from ${url} within ${seconds(budgetMs)}: a slow (local) model needs a longer --timeout; not retried`);
   }
   const via = (transport.dispatcher as { via?: string } | undefined)?.via;
-  const cause = e.cause?.code ?? e.cause?.message ?? e.message;
-  return new PlannerError("network", scrub(`cannot reach ${url}: ${cause}${via ? ` (through the proxy ${via})` : ""}`, transport.secrets));
+  const cause = typeof e.cause?.code === "string" ? e.cause.code : (e.cause?.message ?? e.message);
+  return new PlannerError("network", scrub(`cannot reach ${url}: ${cause}${via ? ` (proxy setting: ${via})` : ""}`, transport.secrets));
 }
 
 /** A short, single-line excerpt of an error body for messages. */
@@ -205,8 +205,8 @@ export interface CallContext {
   url: string;
   model: string;
   keyVar: string;
-  /** The base URL as configured, for the hint on a 404. */
-  baseUrl: string;
+  /** What to check when the URL does not exist (404 not about the model). */
+  notFoundHint: string;
   /** "model" or, on Azure, "deployment". */
   modelWord?: string;
 }
@@ -227,18 +227,11 @@ export function httpFailure(reply: HttpReply, ctx: CallContext): PlannerError {
   return new PlannerError(s === 401 || s === 403 ? "auth" : s === 404 ? "not-found" : "http", `${msg}${stopped}${id}`, s);
 }
 
-/** A 404 names the model only when the server's answer is about the model; otherwise it is the URL, with the usual /v1 slip named. */
+/** A 404 names the model only when the server's answer is about the model; otherwise it is the URL, with the client's hint. */
 function notFound(reply: HttpReply, ctx: CallContext, why: string): string {
   const word = ctx.modelWord ?? "model";
   if (/model|deployment/i.test(why)) return `${word} "${ctx.model}" not found at ${ctx.url} (404)${why ? ` — ${why}` : ""}`;
-  let path = "";
-  try {
-    path = new URL(ctx.baseUrl).pathname;
-  } catch {
-    // an unparsable base URL fails earlier
-  }
-  const hint = /\/v\d+\/?$/.test(path) ? "check --base-url" : `the base URL probably needs /v1: --base-url ${ctx.baseUrl.replace(/\/+$/, "")}/v1`;
-  return `${ctx.url} does not exist (404): ${hint}`;
+  return `${ctx.url} does not exist (404): ${ctx.notFoundHint}`;
 }
 
 /**

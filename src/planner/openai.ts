@@ -68,7 +68,7 @@ export class OpenAIProvider implements Provider {
           trace.record({ type: "diagnostics", ...tag, note: `server rejected response_format; falling back to ${this.mode}` });
           continue;
         }
-        throw httpFailure(reply, { url, model: this.model, keyVar: this.cfg.keyVar, baseUrl: this.cfg.baseUrl, modelWord: this.name === "azure" ? "deployment" : "model" });
+        throw httpFailure(reply, { url, model: this.model, keyVar: this.cfg.keyVar, notFoundHint: this.cfg.notFoundHint, modelWord: this.name === "azure" ? "deployment" : "model" });
       }
       const hidden = notAReply(reply, url);
       if (hidden) throw hidden;

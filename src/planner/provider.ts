@@ -80,7 +80,8 @@ export interface ClientConfig {
   model: string;
   /** The full endpoint URL. */
   url: string;
-  baseUrl: string;
+  /** What a 404 that is not about the model should make the user check. */
+  notFoundHint: string;
   /** Auth, org/project and custom headers. */
   headers: Record<string, string>;
   keyVar: string;
@@ -107,7 +108,8 @@ export async function makeProvider(opts: ProviderOptions): Promise<{ provider: P
     // The SDK convention leaves /v1 off the base URL; a base URL that has it works too.
     const url = endpoint(baseUrl, /\/v1\/?$/.test(urlPath(baseUrl)) ? "messages" : "v1/messages");
     const headers = { "x-api-key": key, "anthropic-version": "2023-06-01", ...custom };
-    cfg = { name: "anthropic", model: opts.model ?? DEFAULT_MODELS.anthropic, url, baseUrl, headers, keyVar, policy, maxTokens: opts.maxTokens ?? ANTHROPIC_MAX_TOKENS };
+    const notFoundHint = "check --base-url (the API root, e.g. https://api.anthropic.com)";
+    cfg = { name: "anthropic", model: opts.model ?? DEFAULT_MODELS.anthropic, url, notFoundHint, headers, keyVar, policy, maxTokens: opts.maxTokens ?? ANTHROPIC_MAX_TOKENS };
   } else if (opts.provider === "azure") {
     cfg = azureConfig(opts, key, policy);
   } else {
@@ -116,7 +118,9 @@ export async function makeProvider(opts: ProviderOptions): Promise<{ provider: P
     if (env.OPENAI_ORG_ID) ids["OpenAI-Organization"] = env.OPENAI_ORG_ID;
     if (env.OPENAI_PROJECT_ID) ids["OpenAI-Project"] = env.OPENAI_PROJECT_ID;
     const headers = { authorization: `Bearer ${key}`, ...ids, ...custom };
-    cfg = { name: "openai", model: opts.model ?? DEFAULT_MODELS.openai, url: endpoint(baseUrl, "chat/completions"), baseUrl, headers, keyVar, policy };
+    // The OpenAI convention keeps /v1 in the base URL; leaving it off is the usual slip.
+    const notFoundHint = /\/v\d+\/?$/.test(urlPath(baseUrl)) ? "check --base-url" : `the base URL probably needs /v1: --base-url ${baseUrl.replace(/\/+$/, "")}/v1`;
+    cfg = { name: "openai", model: opts.model ?? DEFAULT_MODELS.openai, url: endpoint(baseUrl, "chat/completions"), notFoundHint, headers, keyVar, policy };
     if (opts.maxTokens !== undefined) cfg.maxTokens = opts.maxTokens;
   }
   const secrets = [...new Set([key, ...secretValues(cfg.headers), ...proxySecrets(env)])];
@@ -151,7 +155,8 @@ function azureConfig(opts: ProviderOptions, key: string, policy: HttpPolicy): Om
     u.searchParams.set("api-version", opts.apiVersion ?? (opts.env.OPENAI_API_VERSION || AZURE_API_VERSION));
     url = u.toString();
   }
-  const cfg: Omit<ClientConfig, "transport"> = { name: "azure", model, url, baseUrl: base, headers: { "api-key": key, ...opts.headers }, keyVar: KEY_VARS.azure, policy };
+  const notFoundHint = "check --base-url (https://<resource>.openai.azure.com), --model (the deployment) and --api-version";
+  const cfg: Omit<ClientConfig, "transport"> = { name: "azure", model, url, notFoundHint, headers: { "api-key": key, ...opts.headers }, keyVar: KEY_VARS.azure, policy };
   if (opts.maxTokens !== undefined) cfg.maxTokens = opts.maxTokens;
   return cfg;
 }

@@ -29,9 +29,9 @@ export async function proxyDispatcher(env: NodeJS.ProcessEnv, target: string): P
   const { EnvHttpProxyAgent } = await import("undici");
   // Empty strings, not undefined: undefined would make undici read process.env after all.
   const agent = new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: envValue(env, "NO_PROXY") });
-  const used = target.startsWith("https:") ? httpsProxy || httpProxy : httpProxy;
-  // Named in network errors; NO_PROXY may still route this host direct.
-  if (used) Object.defineProperty(agent, "via", { value: shown(used) });
+  const via = target.startsWith("https:") && httpsProxy ? `HTTPS_PROXY ${shown(httpsProxy)}` : httpProxy ? `HTTP_PROXY ${shown(httpProxy)}` : "";
+  // Named in network errors (as the setting: NO_PROXY may still route this host direct).
+  if (via) Object.defineProperty(agent, "via", { value: via });
   return agent;
 }
 

@@ -51,7 +51,7 @@ describe("proxies", () => {
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(proxy.seen).toEqual(["CONNECT api.example.invalid:443"]);
     expect(r.stderr).toContain(`cannot reach https://api.example.invalid/v1/chat/completions`);
-    expect(r.stderr).toContain(`(through the proxy ${proxy.url})`);
+    expect(r.stderr).toContain(`(proxy setting: HTTPS_PROXY ${proxy.url})`);
     expect(r.stderr).not.toContain("hunter2-proxy-pass");
     expect(readFileSync(join(dir, "out.trace.jsonl"), "utf8")).not.toContain("hunter2-proxy-pass");
   });
