@@ -7,7 +7,7 @@
  * the rest, switching once when a server names the other as unsupported.
  */
 import { PlannerError } from "./errors.js";
-import { type HttpReply, errorObject, httpFailure, notAReply, postJson } from "./http.js";
+import { type HttpReply, errorObject, errorText, httpFailure, notAReply, postJson } from "./http.js";
 import { type ChatRequest, type ClientConfig, type Completion, type Provider, wireMessages } from "./provider.js";
 import type { TraceSink } from "./trace.js";
 
@@ -101,6 +101,12 @@ export class OpenAIProvider implements Provider {
     const b = reply.body as ChatReply;
     const choice = b.choices?.[0];
     const id = reply.requestId ? ` (request id ${reply.requestId})` : "";
+    // OpenRouter reports an error met mid-generation inside the choice (finish_reason "error").
+    const err = (choice as { error?: { message?: unknown; code?: unknown } } | undefined)?.error;
+    if (err && typeof err === "object") {
+      const code = err.code !== undefined ? ` (code ${String(err.code)})` : "";
+      throw new PlannerError("http", `${url} answered ${reply.status} with an error in choices[0]: ${errorText({ ...reply, body: { error: err } })}${code}${id}`, reply.status);
+    }
     if (!choice?.message || typeof choice.message !== "object") throw new PlannerError("bad-response", `${url} answered without choices[0].message${id}`);
     const m = choice.message;
     const text = messageText(m);

@@ -150,6 +150,14 @@ describe("errors the provider hides in or around a 200", () => {
     expect(r.stderr).toMatch(/^planspec: .*answered 200 with an error: Insufficient credits\. Add more using https:\/\/openrouter\.ai\/credits \(code 402\)\n$/);
   });
 
+  it("surfaces an error inside choices[0] (OpenRouter, mid-generation) in one line", async () => {
+    const body = { id: "gen-1", choices: [{ index: 0, finish_reason: "error", error: { code: 502, message: "Upstream provider returned an error" }, message: { role: "assistant", content: "" } }] };
+    const r = await plan([{ status: 200, body }]);
+    expect(r.status).toBe(2);
+    oneLine(r.stderr);
+    expect(r.stderr).toMatch(/answered 200 with an error in choices\[0\]: Upstream provider returned an error \(code 502\)/);
+  });
+
   it("surfaces an HTML page with status 200 in one line that points at --base-url", async () => {
     const r = await plan([{ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><html><head><title>Open WebUI</title></head><body>app</body></html>" }]);
     expect(r.status).toBe(2);
