@@ -5,7 +5,7 @@
  * API refuses them), and a default token limit above the model's maximum is lowered
  * to the maximum the API names, once.
  */
-import { PlannerError } from "./errors.js";
+import { PlannerError, maskingSecrets } from "./errors.js";
 import { type HttpReply, errorText, httpFailure, notAReply, postJson } from "./http.js";
 import { type ChatRequest, type ClientConfig, type Completion, type Provider, wireMessages } from "./provider.js";
 import type { TraceSink } from "./trace.js";
@@ -33,7 +33,11 @@ export class AnthropicProvider implements Provider {
     this.maxTokens = cfg.maxTokens ?? 8192;
   }
 
-  async complete(req: ChatRequest, trace: TraceSink): Promise<Completion> {
+  complete(req: ChatRequest, trace: TraceSink): Promise<Completion> {
+    return maskingSecrets(this.cfg.transport.secrets, () => this.call(req, trace));
+  }
+
+  private async call(req: ChatRequest, trace: TraceSink): Promise<Completion> {
     const url = this.cfg.url;
     const tool = req.schema !== undefined;
     const tag = { candidate: req.candidate ?? 0, round: req.round ?? 0, provider: this.name, mode: tool ? "tool" : "text" };

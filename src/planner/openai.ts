@@ -6,7 +6,7 @@
  * token limit goes as `max_completion_tokens` to reasoning models and `max_tokens` to
  * the rest, switching once when a server names the other as unsupported.
  */
-import { PlannerError } from "./errors.js";
+import { PlannerError, maskingSecrets } from "./errors.js";
 import { type HttpReply, errorObject, errorText, httpFailure, notAReply, postJson } from "./http.js";
 import { type ChatRequest, type ClientConfig, type Completion, type Provider, wireMessages } from "./provider.js";
 import type { TraceSink } from "./trace.js";
@@ -47,7 +47,11 @@ export class OpenAIProvider implements Provider {
     this.tokenField = needsCompletionTokens(cfg.model) ? "max_completion_tokens" : "max_tokens";
   }
 
-  async complete(req: ChatRequest, trace: TraceSink): Promise<Completion> {
+  complete(req: ChatRequest, trace: TraceSink): Promise<Completion> {
+    return maskingSecrets(this.cfg.transport.secrets, () => this.call(req, trace));
+  }
+
+  private async call(req: ChatRequest, trace: TraceSink): Promise<Completion> {
     const url = this.cfg.url;
     for (;;) {
       const mode: Mode = req.schema === undefined ? "text" : this.mode;

@@ -37,10 +37,17 @@ export function secretValues(headers: Record<string, string>): string[] {
     .filter((v) => v.length >= 4);
 }
 
-/** `text` with every secret replaced by "[redacted]". */
-export function scrub(text: string, secrets: readonly string[]): string {
+/**
+ * Secrets shorter than this are not masked in replies and traces: "test" or "ollama" as
+ * the key of a local server would otherwise be cut out of the plans themselves. Error
+ * lines mask down to 4 characters (they are only read).
+ */
+export const MIN_SECRET = 12;
+
+/** `text` with every secret of at least `min` characters replaced by "[redacted]". */
+export function scrub(text: string, secrets: readonly string[], min = MIN_SECRET): string {
   let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[redacted]");
+  for (const s of secrets) if (s.length >= min) out = out.split(s).join("[redacted]");
   return out;
 }
 

@@ -183,6 +183,16 @@ describe("errors the provider hides in or around a 200", () => {
     expect(r.read("out.trace.jsonl")).not.toContain("sk-wrong-key-9f8e7d6c5b4a");
   });
 
+  it("leaves a short local-server key that also occurs in the plan alone, but masks it in an error line", async () => {
+    const ok = await plan([openaiReply(PLAN)], { check: () => undefined, env: { OPENAI_API_KEY: "fix_typo" } });
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.read("out.ir.json")!).nodes.map((n: { id: string }) => n.id)).toEqual(["read_readme", "fix_typo"]);
+    await server!.close();
+    const denied = await plan([], { env: { OPENAI_API_KEY: "fix_typo" } });
+    expect(denied.status).toBe(2);
+    expect(denied.stderr).toMatch(/Incorrect API key provided: \[redacted\]/);
+  });
+
   it("gives a 404 from a base URL without /v1 a hint that does not blame the model", async () => {
     const r = await plan([], { base: (u) => u, extra: ["--retries", "0"] });
     expect(r.status).toBe(2);

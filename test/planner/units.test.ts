@@ -157,6 +157,6 @@ describe("trace redaction", () => {
   });
 
   it("scrubs secrets from keys and values of a JSON value", () => {
-    expect(scrubValue({ "k-SECRET": ["x SECRET y", 1] }, ["SECRET"])).toEqual({ "k-[redacted]": ["x [redacted] y", 1] });
+    expect(scrubValue({ "k-SECRET-KEY-0001": ["x SECRET-KEY-0001 y", 1, "ollama"] }, ["SECRET-KEY-0001", "ollama"])).toEqual({ "k-[redacted]": ["x [redacted] y", 1, "ollama"] });
   });
 });
