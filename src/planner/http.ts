@@ -94,10 +94,11 @@ function outOfQuota(reply: HttpReply): boolean {
  */
 export function retryDecision(reply: HttpReply, headers: Headers, policy: HttpPolicy, retry: number): { waitMs: number } | { stop: string } | undefined {
   const should = headers.get("x-should-retry")?.trim().toLowerCase();
-  if (should === "false") return { stop: "the server said not to retry (x-should-retry: false)" };
   const status = reply.status;
+  const usual = status === 408 || status === 409 || status === 429 || status >= 500;
+  if (should === "false") return usual ? { stop: "the server said not to retry (x-should-retry: false)" } : undefined;
   if (should !== "true") {
-    if (!(status === 408 || status === 409 || status === 429 || status >= 500)) return undefined;
+    if (!usual) return undefined;
     if (outOfQuota(reply)) return { stop: "not retried: waiting does not restore quota" };
   }
   const asked = askedWaitMs(headers);
