@@ -12,8 +12,8 @@ export type Extracted = { ok: true; value: Record<string, unknown>; note?: strin
 const FENCES = /```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
 const THINK = /^<(think|thinking|reasoning)>[\s\S]*?<\/\1>/i;
 const OPEN_THINK = /^<(think|thinking|reasoning)>/i;
-/** Brace spans tried at most: bounds the work on a long answer full of prose braces. */
-const MAX_SPANS = 200;
+/** Characters scanned per character of answer, at most, over all brace spans: an answer of nothing but `{` stays linear. */
+const SCAN_FACTOR = 40;
 
 function tryParse(s: string): { value?: unknown; error?: string } {
   try {
@@ -78,9 +78,10 @@ export function extractJson(text: string, truncated = false): Extracted {
 function braceSpans(t: string): { found?: Record<string, unknown>; first?: Record<string, unknown>; unclosed: boolean } {
   let first: Record<string, unknown> | undefined;
   let unclosed = false;
-  let tried = 0;
-  for (let i = t.indexOf("{"); i >= 0 && tried < MAX_SPANS; tried++) {
+  let budget = SCAN_FACTOR * t.length + 100_000;
+  for (let i = t.indexOf("{"); i >= 0 && budget > 0; ) {
     const end = matchingBrace(t, i);
+    budget -= (end < 0 ? t.length : end + 1) - i;
     if (end < 0) {
       unclosed = true;
       i = t.indexOf("{", i + 1);

@@ -92,6 +92,8 @@ describe("extractJson", () => {
     expect(extractJson('Use {goal} and {"x": 1} then: {"steps": {"a": {}}} done {')).toMatchObject({ ok: true, value: { steps: { a: {} } } });
     expect(extractJson('Options {a, b}. {"name": "only"}')).toMatchObject({ ok: true, value: { name: "only" } });
     expect(extractJson("<think>still thinking about {it}")).toMatchObject({ ok: false, message: expect.stringMatching(/all reasoning/) });
+    // However many braces the prose holds: the work is bounded by the answer's length, not a count of spans.
+    expect(extractJson(`${"Fill in {placeholder}. ".repeat(2000)}{"steps": {}}`)).toMatchObject({ ok: true, value: { steps: {} } });
   });
 
   it("does not take a piece of a cut-off document for the answer", () => {
