@@ -107,7 +107,7 @@ export async function makeProvider(opts: ProviderOptions): Promise<{ provider: P
     const baseUrl = opts.baseUrl ?? (env.ANTHROPIC_BASE_URL || "https://api.anthropic.com");
     // The SDK convention leaves /v1 off the base URL; a base URL that has it works too.
     const url = endpoint(baseUrl, /\/v1\/?$/.test(urlPath(baseUrl)) ? "messages" : "v1/messages");
-    const headers = { "x-api-key": key, "anthropic-version": "2023-06-01", ...custom };
+    const headers = mergeHeaders({ "x-api-key": key, "anthropic-version": "2023-06-01" }, custom);
     const notFoundHint = "check --base-url (the API root, e.g. https://api.anthropic.com)";
     cfg = { name: "anthropic", model: opts.model ?? DEFAULT_MODELS.anthropic, url, notFoundHint, headers, keyVar, policy, maxTokens: opts.maxTokens ?? ANTHROPIC_MAX_TOKENS };
   } else if (opts.provider === "azure") {
@@ -117,7 +117,9 @@ export async function makeProvider(opts: ProviderOptions): Promise<{ provider: P
     const ids: Record<string, string> = {};
     if (env.OPENAI_ORG_ID) ids["OpenAI-Organization"] = env.OPENAI_ORG_ID;
     if (env.OPENAI_PROJECT_ID) ids["OpenAI-Project"] = env.OPENAI_PROJECT_ID;
-    const headers = { authorization: `Bearer ${key}`, ...ids, ...custom };
+    // A key given as `--header api-key=…` (an Azure deployment URL) replaces the bearer token.
+    const auth: Record<string, string> = Object.keys(custom).some((k) => k.toLowerCase() === "api-key") ? {} : { authorization: `Bearer ${key}` };
+    const headers = mergeHeaders({ ...auth, ...ids }, custom);
     // The OpenAI convention keeps /v1 in the base URL; leaving it off is the usual slip.
     const notFoundHint = /\/v\d+\/?$/.test(urlPath(baseUrl)) ? "check --base-url" : `the base URL probably needs /v1: --base-url ${baseUrl.replace(/\/+$/, "")}/v1`;
     cfg = { name: "openai", model: opts.model ?? DEFAULT_MODELS.openai, url: endpoint(baseUrl, "chat/completions"), notFoundHint, headers, keyVar, policy };
@@ -156,9 +158,17 @@ function azureConfig(opts: ProviderOptions, key: string, policy: HttpPolicy): Om
     url = u.toString();
   }
   const notFoundHint = "check --base-url (https://<resource>.openai.azure.com), --model (the deployment) and --api-version";
-  const cfg: Omit<ClientConfig, "transport"> = { name: "azure", model, url, notFoundHint, headers: { "api-key": key, ...opts.headers }, keyVar: KEY_VARS.azure, policy };
+  const cfg: Omit<ClientConfig, "transport"> = { name: "azure", model, url, notFoundHint, headers: mergeHeaders({ "api-key": key }, opts.headers ?? {}), keyVar: KEY_VARS.azure, policy };
   if (opts.maxTokens !== undefined) cfg.maxTokens = opts.maxTokens;
   return cfg;
+}
+
+/** `base` with `custom` on top, names compared without case (fetch would join two spellings into one value). */
+function mergeHeaders(base: Record<string, string>, custom: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = new Set(Object.keys(custom).map((k) => k.toLowerCase()));
+  for (const [k, v] of Object.entries(base)) if (!names.has(k.toLowerCase())) out[k] = v;
+  return { ...out, ...custom };
 }
 
 function urlPath(url: string): string {

@@ -94,6 +94,7 @@ describe("Azure OpenAI", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(server.requests[0]!.path).toBe("/openai/deployments/d1/chat/completions?api-version=2024-10-21");
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
   });
 
   it("refuses --provider azure without an endpoint, in one line", async () => {

@@ -285,6 +285,13 @@ describe("headers and environment", () => {
     expect(sent["X-Gateway-Token"]).toBe("[redacted]");
   });
 
+  it("lets a --header replace a provider header whatever its case, without sending both", async () => {
+    const r = await plan([openaiReply(PLAN)], { check: () => undefined, extra: ["--header", "Authorization=Bearer gateway-issued-token-0001"] });
+    expect(r.status).toBe(0);
+    expect(r.requests[0]!.headers.authorization).toBe("Bearer gateway-issued-token-0001");
+    expect(r.read("out.trace.jsonl")).not.toContain("gateway-issued-token-0001");
+  });
+
   it("rejects a --header that is not K=V", async () => {
     const r = await cliAsync(["plan", GOAL, "--tools", "tools.catalog.yaml", "--header", "novalue"], workspace(), { OPENAI_API_KEY: "k" });
     expect(r.status).toBe(2);
