@@ -1,6 +1,17 @@
 /** The planner's public surface. */
 export { PlannerError, type PlannerErrorKind } from "./errors.js";
-export { makeProvider, DEFAULT_MODELS, KEY_VARS, type Provider, type ProviderName, type Completion, type ChatRequest } from "./provider.js";
+export {
+  makeProvider,
+  DEFAULT_MODELS,
+  KEY_VARS,
+  PROVIDERS,
+  type Provider,
+  type ProviderName,
+  type ProviderOptions,
+  type Completion,
+  type ChatRequest,
+  type ChatMessage,
+} from "./provider.js";
 export { loadCatalog, loadTemplate, type Catalog, type TemplateInfo } from "./catalog.js";
 export { planWithRepairs, type LoopResult, type LoopOptions } from "./loop.js";
 export { planGoal, templatesFromTrace, type PlanGoalResult } from "./plan.js";
@@ -8,4 +19,5 @@ export { scoreCandidate, rankScores, scoreTable, estimateToolCalls, type Score }
 export { ReplayProvider, recordedCompletions, traceStart } from "./replay.js";
 export { FileTrace, MemoryTrace, readTrace, redactHeaders, type TraceEvent, type TraceSink } from "./trace.js";
 export { planRequestSchema } from "./schema.js";
-export { extractJson } from "./extract.js";
+export { extractJson, readAnswer } from "./extract.js";
+export type { HttpPolicy } from "./http.js";

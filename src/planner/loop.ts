@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { type Catalog, type TemplateInfo, attach } from "./catalog.js";
 import { type Checked, checkPlanText, feedbackText, renderPlanYaml, traceDiagnostics } from "./document.js";
-import { extractJson } from "./extract.js";
+import { readAnswer } from "./extract.js";
 import { goalMessage, repairMessage, systemPrompt } from "./prompt.js";
 import type { ChatMessage, Provider, Usage } from "./provider.js";
 import { planRequestSchema } from "./schema.js";
@@ -58,12 +58,14 @@ export async function planWithRepairs(opts: LoopOptions): Promise<LoopResult> {
     opts.trace.record({ type: "response", candidate, round, completion: answer, usage: answer.usage });
     messages.push({ role: "assistant", content: answer.text });
 
-    const parsed = extractJson(answer.text, answer.truncated);
+    const parsed = readAnswer(answer);
     let feedback: string;
     if (!parsed.ok) {
-      result = { candidate, problem: parsed.message, diagnostics: [], ok: false, rounds: round + 1, usage };
-      opts.trace.record({ type: "diagnostics", candidate, round, parse: parsed.message, ok: false });
-      feedback = `The answer could not be read: ${parsed.message}.`;
+      result = { candidate, problem: parsed.user, diagnostics: [], ok: false, rounds: round + 1, usage };
+      opts.trace.record({ type: "diagnostics", candidate, round, parse: parsed.user, ok: false });
+      // Asking again does not change a refusal; the repairs are not spent on it.
+      if (parsed.final) return result;
+      feedback = `The answer could not be read: ${parsed.model}.`;
     } else {
       const doc = attach(parsed.value, opts.catalog, opts.templates, opts.planFile);
       const checked = checkPlanText(opts.planFile, renderPlanYaml(doc, header), opts.cwd);

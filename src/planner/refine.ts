@@ -15,7 +15,7 @@ import { loadRun, openRun } from "../runtime/run.js";
 import { reviseRun } from "../runtime/revise.js";
 import { traceDiagnostics } from "./document.js";
 import { PlannerError } from "./errors.js";
-import { extractJson } from "./extract.js";
+import { readAnswer } from "./extract.js";
 import { refinementSystemPrompt, repairMessage } from "./prompt.js";
 import type { ChatMessage, Provider, Usage } from "./provider.js";
 import { type RefineSubject, refineMessage, refineSystem } from "./refine-context.js";
@@ -95,14 +95,15 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
     usage.outputTokens += answer.usage.outputTokens;
     opts.trace.record({ type: "response", candidate: 0, round, completion: answer, usage: answer.usage });
     messages.push({ role: "assistant", content: answer.text });
-    const parsed = extractJson(answer.text, answer.truncated);
+    const parsed = readAnswer(answer);
     const steps = parsed.ok ? parsed.value.steps : undefined;
     let feedback: string;
     if (!parsed.ok || !steps || typeof steps !== "object" || Array.isArray(steps) || Object.keys(steps).length === 0) {
-      const problem = parsed.ok ? 'the answer has no non-empty "steps" map' : parsed.message;
+      const problem = parsed.ok ? 'the answer has no non-empty "steps" map' : parsed.user;
       result = { ok: false, diagnostics: [], problem, rounds: round + 1, usage };
       opts.trace.record({ type: "diagnostics", round, parse: problem, ok: false });
-      feedback = `The answer could not be used: ${problem}.`;
+      if (!parsed.ok && parsed.final) break;
+      feedback = `The answer could not be used: ${parsed.ok ? problem : parsed.model}.`;
     } else {
       const files = writeRevision({ sourceFile, sourceText, node: s.node, plan, subSteps: steps as Record<string, unknown>, artifacts: s.artifacts, outDir: join(opts.runDir, "refine"), tag });
       const compiled = compileSource(files.planFile, files.planText, { cwd: opts.cwd });

@@ -34,7 +34,7 @@ export class ReplayProvider implements Provider {
 
   async complete(req: ChatRequest, trace: TraceSink): Promise<Completion> {
     const answer = this.answers[this.next++];
-    if (!answer) throw new PlannerError("replay", `the trace has no recorded answer left for candidate ${req.candidate + 1}, round ${req.round + 1}`);
+    if (!answer) throw new PlannerError("replay", `the trace has no recorded answer left for candidate ${(req.candidate ?? 0) + 1}, round ${(req.round ?? 0) + 1}`);
     trace.record({ type: "request", candidate: req.candidate, round: req.round, provider: "replay", messages: req.messages.length });
     return { ...answer, mode: "replay" };
   }

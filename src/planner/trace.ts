@@ -12,12 +12,52 @@ export interface TraceEvent {
 }
 
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "proxy-authorization", "cookie"]);
+const SECRET_NAME = /auth|key|token|secret|password|passwd|session|cookie|signature|credential/i;
+const SECRET_VALUE = /^(bearer|basic|token)\s|^(sk|pk|rk|gsk|xai|ghp|gho|github_pat|hf|glpat|AKIA)[-_]/i;
+
+/** True for a header that carries a credential: by name, by a scheme prefix, or by a long key-like value. */
+export function isSecretHeader(name: string, value: string): boolean {
+  if (SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name) || SECRET_VALUE.test(value.trim())) return true;
+  // 24+ characters of one token with letters and digits and no spaces: what API keys look like, and no URL or title does.
+  return /^[A-Za-z0-9_\-.=+/]{24,}$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && !value.includes("://");
+}
 
 /** Headers with every credential replaced by "[redacted]". */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = isSecretHeader(k, v) ? "[redacted]" : v;
   return out;
+}
+
+/** The values of the credential headers: strings that must not appear in a trace or an error. */
+export function secretValues(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .filter(([k, v]) => isSecretHeader(k, v))
+    .flatMap(([, v]) => [v, v.replace(/^(bearer|basic|token)\s+/i, "")])
+    .filter((v) => v.length >= 4);
+}
+
+/**
+ * Secrets shorter than this are not masked in replies and traces: "test" or "ollama" as
+ * the key of a local server would otherwise be cut out of the plans themselves. Error
+ * lines mask down to 4 characters (they are only read).
+ */
+export const MIN_SECRET = 12;
+
+/** `text` with every secret of at least `min` characters replaced by "[redacted]". */
+export function scrub(text: string, secrets: readonly string[], min = MIN_SECRET): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= min) out = out.split(s).join("[redacted]");
+  return out;
+}
+
+/** A JSON value with every secret in its strings (keys included) replaced. */
+export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+  if (!secrets.length) return value;
+  if (typeof value === "string") return scrub(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, secrets), scrubValue(v, secrets)]));
+  return value;
 }
 
 /** Where trace events go; `NullTrace` when the caller keeps none. */
@@ -37,8 +77,7 @@ export class FileTrace implements TraceSink {
   }
 
   record(event: TraceEvent): void {
-    let line = JSON.stringify({ ...event, at: new Date().toISOString() });
-    for (const s of this.secrets) if (s.length >= 4) line = line.split(s).join("[redacted]");
+    const line = scrub(JSON.stringify({ ...event, at: new Date().toISOString() }), this.secrets);
     this.events.push(JSON.parse(line) as TraceEvent);
     appendFileSync(this.file, line + "\n");
   }

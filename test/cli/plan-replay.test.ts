@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers.js";
-import { cliAsync } from "../planner/fixtures.js";
+import { GOAL, cliAsync, goodPlan, workspace } from "../planner/fixtures.js";
+import { type Scripted, anthropicContent, anthropicReply, openaiMessage, startServer } from "../planner/server.js";
+import { anthropicRules } from "../planner/providers.js";
 
 const dir = join(repoRoot, "specs/planner");
 const lines = (file: string) =>
@@ -46,5 +48,26 @@ describe("planspec plan --replay", () => {
     const r = await cliAsync(["plan", "--replay", "tools.catalog.yaml"], dir, {});
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^planspec: .*not a JSON line/);
+  });
+
+  it("replays a recorded run with an empty answer, a cut-off and a refusal to the same rounds and outcome", async () => {
+    const runs: Array<{ provider: string; script: Scripted[]; status: number }> = [
+      { provider: "anthropic", script: [anthropicContent([]), anthropicReply({ planspec: 1 }, "max_tokens"), anthropicReply(goodPlan())], status: 0 },
+      { provider: "openai", script: [openaiMessage({ role: "assistant", content: null, refusal: "No." })], status: 1 },
+    ];
+    for (const run of runs) {
+      const server = await startServer(run.script, run.provider === "anthropic" ? { check: anthropicRules("k") } : {});
+      const work = workspace();
+      const args = ["plan", GOAL, "--provider", run.provider, "--tools", "tools.catalog.yaml", "-o", "rec", "--base-url", `${server.url}/v1`];
+      const live = await cliAsync(args, work, { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" });
+      await server.close();
+      expect(live.status).toBe(run.status);
+      const replay = await cliAsync(["plan", "--replay", "rec.trace.jsonl", "-o", "again"], work, {});
+      expect(replay.stderr).toBe("");
+      expect(replay.status).toBe(run.status);
+      const rounds = (f: string) => lines(join(work, f)).filter((e) => e.type === "diagnostics").map((e) => ({ ok: e.ok, parse: e.parse }));
+      expect(rounds("again.trace.jsonl")).toEqual(rounds("rec.trace.jsonl"));
+      expect(replay.stdout.replaceAll("again", "rec")).toBe(live.stdout);
+    }
   });
 });

@@ -131,7 +131,7 @@ describe("planspec plan (OpenAI-compatible)", () => {
   it("gives one line and exit 2 on an unknown model (404)", async () => {
     const r = await plan([errorReply(404, "The model `nope` does not exist")], ["--model", "nope"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/model "nope" or endpoint not found/);
+    expect(r.stderr).toMatch(/model "nope" not found at .*The model `nope` does not exist/);
     expect(r.requests[0]!.body.model).toBe("nope");
   });
 

@@ -94,10 +94,28 @@ export interface Run {
   stderr: string;
 }
 
+/** Environment variables the planner reads (and their lower-case forms, for the proxy ones). */
+export const PROVIDER_ENV = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_BASE_URL",
+  "AZURE_OPENAI_ENDPOINT",
+  "OPENAI_API_VERSION",
+  "OPENAI_ORG_ID",
+  "OPENAI_PROJECT_ID",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+];
+
 /** Runs bin/planspec in a child process without blocking this process's event loop. */
 export function cliAsync(args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const baseEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined };
+    const baseEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined };
+    // The provider and proxy settings of the machine running the tests must not leak in.
+    for (const k of PROVIDER_ENV) baseEnv[k] = baseEnv[k.toLowerCase()] = undefined;
     const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv });
     let stdout = "";
     let stderr = "";
