@@ -72,7 +72,7 @@ export function registerImportMcp(cmd: Command, ctx: ActionContext): void {
         const { catalogueYaml } = await import("../runtime/mcp/catalogue.js");
         let conn;
         try {
-          conn = await connect(name, spec, io.cwd);
+          conn = await connect(name, spec, io.cwd, io.env);
         } catch (err) {
           throw new UsageError((err as Error).message);
         }

@@ -106,7 +106,7 @@ export interface SessionTools {
  * on first use), and checks everything against the plan's catalogue. Relative stdio
  * `cwd`s of `mcp:` resolve against `baseDir` (the plan file's directory).
  */
-export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd()): Promise<SessionTools> {
+export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<SessionTools> {
   const registry = await loadTools(modules);
   const problems: string[] = [];
   let pool: McpPool | undefined;
@@ -115,7 +115,7 @@ export async function setupTools(plan: PlanIR, modules: string[], baseDir = proc
       const shadowed = [...registry.keys()].filter((t) => t.startsWith(`${server}.`));
       if (shadowed.length > 0) problems.push(`MCP server "${server}" would shadow the tools ${shadowed.join(", ")}: give the server another name in mcp:`);
     }
-    pool = new McpPool(plan.mcp, baseDir);
+    pool = new McpPool(plan.mcp, baseDir, env);
     const names = new Set(Object.keys(plan.tools));
     for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
     const mcp = mcpTools(plan, names, pool);
@@ -140,7 +140,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   if (!existsSync(workspace)) throw new InputError(`workspace ${workspace} does not exist`);
   const inputs = resolveInputs(opts.plan, opts.inputs);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
-  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile));
+  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env);
   const { registry } = tools;
   let store: Store;
   if (opts.store) {
@@ -208,7 +208,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const { state, plan, migratedFrom } = await loadRun(store);
     const config = await store.readConfig();
     const modules = opts.toolModules ?? config.toolModules;
-    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile));
+    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env);
     const { registry } = tools;
     const emit = emitter(store, opts.onEvent);
     let changed: Set<string> | undefined;

@@ -41,15 +41,33 @@ export function describeServer(spec: McpServerSpec): string {
   return spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
 }
 
-function transportFor(spec: McpServerSpec, baseDir: string): { transport: Transport; tail: () => string } {
+/**
+ * `${NAME}` in header and env values is taken from the run's environment when the
+ * server starts, so a plan (and the run directory's copy of it) names a secret without holding it.
+ */
+export function expandEnv(values: Readonly<Record<string, string>> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values ?? {})) {
+    out[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const value = env[name];
+      if (value === undefined) throw new McpConnectError(`environment variable ${name} (used in ${where}.${k}) is not set`);
+      return value;
+    });
+  }
+  return out;
+}
+
+function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv): { transport: Transport; tail: () => string } {
   if (spec.transport === "http") {
     const url = new URL(spec.url);
-    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers: spec.headers ?? {} } }), tail: () => "" };
+    const headers = expandEnv(spec.headers, env, `mcp.${name}.headers`);
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), tail: () => "" };
   }
   const cwd = resolve(baseDir, spec.cwd ?? ".");
   // `./bin/server` is relative to the server's directory; a bare name is looked up on PATH.
   const command = spec.command.includes("/") && !isAbsolute(spec.command) ? resolve(cwd, spec.command) : spec.command;
-  const transport = new StdioClientTransport({ command, args: spec.args, cwd, env: { ...getDefaultEnvironment(), ...(spec.env ?? {}) }, stderr: "pipe" });
+  const vars = { ...getDefaultEnvironment(), ...expandEnv(spec.env, env, `mcp.${name}.env`) };
+  const transport = new StdioClientTransport({ command, args: spec.args, cwd, env: vars, stderr: "pipe" });
   const lines: string[] = [];
   transport.stderr?.on("data", (chunk: Buffer) => {
     lines.push(...String(chunk).split("\n").filter((l) => l.trim() !== ""));
@@ -70,8 +88,8 @@ async function listAll(client: Client, signal?: AbortSignal): Promise<LiveTool[]
 }
 
 /** Starts or dials one server, initialises the session and lists its tools. */
-export async function connect(name: string, spec: McpServerSpec, baseDir: string, signal?: AbortSignal): Promise<Connection> {
-  const { transport, tail } = transportFor(spec, baseDir);
+export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<Connection> {
+  const { transport, tail } = transportFor(name, spec, baseDir, env);
   const client = new Client(CLIENT_INFO);
   const conn: Connection = { client, tools: new Map(), closed: false, stderrTail: tail };
   client.onclose = () => {
@@ -82,7 +100,8 @@ export async function connect(name: string, spec: McpServerSpec, baseDir: string
     for (const t of await listAll(client, signal)) conn.tools.set(t.name, t);
   } catch (err) {
     await client.close().catch(() => undefined);
-    const why = (err as Error).message;
+    const status = (err as { code?: unknown }).code;
+    const why = `${(err as Error).message}${spec.transport === "http" && typeof status === "number" && status >= 400 ? ` (HTTP ${status})` : ""}`;
     const extra = tail();
     throw new McpConnectError(`cannot start MCP server "${name}" (${describeServer(spec)}): ${why}${extra ? ` (stderr: ${extra})` : ""}`);
   }
@@ -98,6 +117,7 @@ export class McpPool {
     private readonly servers: Readonly<Record<string, McpServerSpec>>,
     /** Relative stdio `cwd`s resolve against this (the plan file's directory). */
     private readonly baseDir: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   /** The open connection to `server`, started on first use and again after it died. */
@@ -114,7 +134,7 @@ export class McpPool {
       this.live.delete(server);
     }
     // Not tied to one step's signal: the connection is shared by the whole run.
-    const pending = connect(server, spec, this.baseDir);
+    const pending = connect(server, spec, this.baseDir, this.env);
     this.live.set(server, pending);
     return pending;
   }
