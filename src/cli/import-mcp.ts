@@ -1,7 +1,7 @@
 /** `planspec import mcp NAME -- COMMAND ARGS...`: an MCP server's tools/list as a tool catalogue (a reviewed lock file). */
 import type { Command } from "commander";
 import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { McpServerSpec } from "../ir.js";
 import type { ActionContext } from "./main.js";
 import { UsageError, write } from "./io.js";
@@ -77,7 +77,7 @@ export function registerImportMcp(cmd: Command, ctx: ActionContext): void {
           throw new UsageError((err as Error).message);
         }
         try {
-          const yaml = catalogueYaml(name, spec, [...conn.tools.values()], conn.client.getServerVersion());
+          const yaml = catalogueYaml(name, spec, [...conn.tools.values()], conn.client.getServerVersion(), opts.out ? basename(opts.out) : undefined);
           if (opts.out) {
             const file = resolve(io.cwd, opts.out);
             try {

@@ -24,7 +24,7 @@ export function catalogueEntry(tool: LiveTool): { entry: Record<string, unknown>
 }
 
 /** The YAML of the catalogue, with a header saying where it came from and how to use it. */
-export function catalogueYaml(server: string, spec: McpServerSpec, tools: readonly LiveTool[], info?: { name: string; version: string }): string {
+export function catalogueYaml(server: string, spec: McpServerSpec, tools: readonly LiveTool[], info?: { name: string; version: string }, file = `${server}.catalog.yaml`): string {
   const entries: Record<string, unknown> = {};
   const assumed = new Set<string>();
   for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -40,7 +40,7 @@ export function catalogueYaml(server: string, spec: McpServerSpec, tools: readon
     `   mcp:`,
     `     ${server}: ${use}`,
     `   tools:`,
-    `     import: ./${server}.catalog.yaml`,
+    `     import: ./${file}`,
     " Risk from annotations: readOnlyHint -> read, openWorldHint -> external, other hints -> write.",
     " At run time a tool whose live schema or annotations differ from this file is refused.",
   ].join("\n");
