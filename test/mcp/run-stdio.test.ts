@@ -156,11 +156,15 @@ steps:
 
   it("a step timeout cancels the MCP call through the AbortSignal", () => {
     const cancelled = join(tempDir("planspec-mcp-cancel-"), "cancelled");
-    const dir = fixtureProject(`  wait:\n    kind: read\n    goal: Wait far longer than allowed\n    tool: fx.slow\n    with: { ms: 20000 }\n    timeout: 300ms\n`, { FIXTURE_CANCELLED: cancelled });
+    // A first call starts the server, so the timeout measures the slow call alone.
+    const dir = fixtureProject(
+      `  warm: { kind: read, goal: Start the server, tool: fx.whoami, output: warm }\n  wait:\n    kind: read\n    needs: warm\n    goal: Wait far longer than allowed\n    tool: fx.slow\n    with: { ms: 20000 }\n    timeout: 1s\n`,
+      { FIXTURE_CANCELLED: cancelled },
+    );
     const t0 = Date.now();
     const r = planspec(dir, ["run", "p.plan.yaml", "--no-lint-gate"]);
     expect(Date.now() - t0).toBeLessThan(15_000);
-    expect(r.stdout).toContain('step "wait" timed out after 300ms');
+    expect(r.stdout).toContain('step "wait" timed out after 1000ms');
     expect(existsSync(cancelled)).toBe(true);
   });
 

@@ -76,11 +76,11 @@ function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: N
   return { transport, tail: () => lines.join(" | ") };
 }
 
-async function listAll(client: Client, signal?: AbortSignal): Promise<LiveTool[]> {
+async function listAll(client: Client): Promise<LiveTool[]> {
   const tools: LiveTool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
@@ -88,7 +88,7 @@ async function listAll(client: Client, signal?: AbortSignal): Promise<LiveTool[]
 }
 
 /** Starts or dials one server, initialises the session and lists its tools. */
-export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<Connection> {
+export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const { transport, tail } = transportFor(name, spec, baseDir, env);
   const client = new Client(CLIENT_INFO);
   const conn: Connection = { client, tools: new Map(), closed: false, stderrTail: tail };
@@ -96,8 +96,8 @@ export async function connect(name: string, spec: McpServerSpec, baseDir: string
     conn.closed = true;
   };
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(signal ? { signal } : {}) });
-    for (const t of await listAll(client, signal)) conn.tools.set(t.name, t);
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    for (const t of await listAll(client)) conn.tools.set(t.name, t);
   } catch (err) {
     await client.close().catch(() => undefined);
     const status = (err as { code?: unknown }).code;
