@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../runtime/helpers.js";
-import { planspec } from "../cli/run-helpers.js";
+import { planspec, ROOT } from "../cli/run-helpers.js";
 import { filesBelow, FS_SERVER, importCatalogue, onlyRunDir, toolCalls } from "./helpers.js";
 
 const PLAN = (reportPath: string) => `planspec: 1
@@ -114,5 +114,15 @@ describe("a plan on @modelcontextprotocol/server-filesystem", () => {
     expect(r.stdout).toMatch(/step "write" failed: files\.write_file: .*(outside|denied|not allowed)/i);
     expect(existsSync(join(dir, "escaped.md"))).toBe(false);
     expect(filesBelow(dir)).toEqual(["files.catalog.yaml", "report.plan.yaml", "root/orders.csv"]);
+  });
+
+  it("the shipped example runs in a clone: its committed catalogue still matches the installed server", () => {
+    const ws = tempDir("planspec-mcp-example-");
+    const r = planspec(ROOT, ["run", "specs/examples/mcp/orders-summary.plan.yaml", "--workspace", ws, "--run-dir", join(ws, ".planspec/run")]);
+    expect(r.stdout, r.stderr).toMatch(/: done\n/);
+    const summary = readFileSync(join(ws, "orders-summary.md"), "utf8");
+    expect(summary).toMatch(/^# Orders\n\nsize: \d+\n/);
+    expect(summary).toContain("First lines:\n\norder_id,customer,region,");
+    expect(filesBelow(ws)).toEqual(["orders-summary.md"]);
   });
 });
