@@ -20,6 +20,8 @@ const serverEnv: Record<string, string | undefined> = {};
 let http: Server;
 let url: string;
 const seen: { auth: string[]; keys: unknown[] } = { auth: [], keys: [] };
+/** When set, the next tools/call of `crash` drops the connection instead of answering. */
+let dropNextCrashCall = false;
 
 /** The CLI without blocking this process's event loop (it serves the MCP server). */
 function planspec(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -42,6 +44,12 @@ beforeAll(async () => {
     }
     let body = "";
     for await (const chunk of req) body += chunk;
+    const message = body ? (JSON.parse(body) as { method?: string; params?: { name?: string } }) : {};
+    if (dropNextCrashCall && message.method === "tools/call" && message.params?.name === "crash") {
+      dropNextCrashCall = false;
+      req.socket.destroy();
+      return;
+    }
     // Stateless: a fresh server and transport per request, as the SDK documents.
     const server = buildServer(serverEnv, (r: { params: { _meta?: Record<string, unknown> } }) => seen.keys.push(r.params._meta?.["io.planspec/idempotency-key"]));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -50,7 +58,7 @@ beforeAll(async () => {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
+    await transport.handleRequest(req, res, body ? message : undefined);
   });
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
@@ -130,5 +138,19 @@ describe("MCP over Streamable HTTP", () => {
     } finally {
       delete serverEnv.FIXTURE_DRIFT;
     }
+  });
+
+  it("a connection dropped during a call is a failed attempt, retried on a new connection", async () => {
+    const dir = tempDir("planspec-mcp-http-");
+    expect((await planspec(dir, ["import", "mcp", "remote", "--url", url, "--header", `Authorization: Bearer ${TOKEN}`, "-o", "remote.catalog.yaml"])).code).toBe(0);
+    writeFileSync(
+      join(dir, "p.plan.yaml"),
+      `planspec: 1\nname: dropped\ngoal: Survive a dropped connection\nlimits: { max_tool_calls: 5 }\nmcp:\n  remote: { url: "${url}", headers: { Authorization: "Bearer ${TOKEN}" } }\ntools:\n  import: ./remote.catalog.yaml\nsteps:\n  call:\n    kind: write\n    goal: Call the tool whose connection drops once\n    tool: remote.crash\n    retry: { max_attempts: 2, backoff: none }\n    idempotency_key: call-1\n`,
+    );
+    dropNextCrashCall = true;
+    const r = await planspec(dir, ["run", "p.plan.yaml", "--no-lint-gate"]);
+    expect(dropNextCrashCall).toBe(false);
+    expect(r.stderr).toMatch(/call: retry in 0ms \(attempt 2\)/);
+    expect(r.stdout, r.stderr).toMatch(/: done\n/);
   });
 });

@@ -186,4 +186,16 @@ steps:
     expect(l.code).toBe(2);
     expect(l.stderr).toBe('planspec: tool "fx.web" is declared risk read in the plan\'s catalogue but its implementation has risk external\n');
   });
+
+  it("refuses a server name that would shadow built-in tools", () => {
+    const dir = tempDir("planspec-mcp-stdio-");
+    importCatalogue(dir, "fs", [process.execPath, FIXTURE_SERVER]);
+    writeFileSync(
+      join(dir, "p.plan.yaml"),
+      `planspec: 1\nname: shadow\ngoal: Echo\nlimits: { max_tool_calls: 2 }\nmcp:\n  fs: { command: ${process.execPath}, args: [${FIXTURE_SERVER}] }\ntools:\n  import: ./fs.catalog.yaml\nsteps:\n  say: { kind: read, goal: Echo a word back, tool: fs.echo, with: { text: hi } }\n`,
+    );
+    const r = planspec(dir, ["run", "p.plan.yaml", "--no-lint-gate"]);
+    expect(r.stderr).toBe('planspec: MCP server "fs" would shadow the tools fs.read, fs.list, fs.write: give the server another name in mcp:\n');
+    expect(r.code).toBe(2);
+  });
 });
