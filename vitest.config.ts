@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Prints the one-line notice when the browser suites are skipped (no Chromium).
+    globalSetup: ["test/report/browser-setup.ts"],
   },
 });

@@ -38,6 +38,32 @@ const toolsMap = {
   propertyNames: { minLength: 1 },
   additionalProperties: { $ref: "#/definitions/tool" },
 };
+const strMap = (description) => ({ type: "object", description, additionalProperties: { type: "string" } });
+const mcpServer = {
+  description: "An MCP server: a stdio command, or a Streamable HTTP url. Its tools are named <server>.<tool> and catalogued with `planspec import mcp`.",
+  oneOf: [
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["command"],
+      properties: {
+        command: str("The program that speaks MCP on stdin/stdout (found on PATH, or relative to cwd).", { minLength: 1 }),
+        args: { type: "array", items: { type: "string" }, description: "Its arguments." },
+        env: strMap("Environment variables set for it (on top of PATH, HOME and the like)."),
+        cwd: str("The directory it starts in, relative to this file (default: this file's directory).", { minLength: 1 }),
+      },
+    },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["url"],
+      properties: {
+        url: str("The server's Streamable HTTP endpoint (http:// or https://).", { pattern: "^https?://" }),
+        headers: strMap("HTTP headers sent with every request."),
+      },
+    },
+  ],
+};
 /** A map of named, typed values: plan inputs and template parameters share one shape. */
 const typedValues = (description) => ({
   type: "object",
@@ -174,6 +200,12 @@ const plan = {
       description: "Run-level termination conditions.",
       properties: { run_timeout: dur, max_tool_calls: posInt("Bound on tool calls in a run."), max_steps: posInt("Bound on steps (over-planning).") },
     },
+    mcp: {
+      type: "object",
+      description: "MCP servers the plan's tools come from: name -> { command, args?, env?, cwd? } or { url, headers? }.",
+      propertyNames: { $ref: "#/definitions/identifier" },
+      additionalProperties: { $ref: "#/definitions/mcpServer" },
+    },
   },
 };
 const template = {
@@ -213,6 +245,7 @@ const schema = {
     catalog,
     step,
     tool: toolSpec,
+    mcpServer,
     identifier: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
     duration: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$", description: "500ms, 30s, 2m, 24h" },
   },

@@ -94,6 +94,11 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** An MCP server a plan's tools come from (`mcp:` in the DSL); relative paths are resolved at run time. */
+export type McpServerSpec =
+  | { transport: "stdio"; command: string; args: string[]; env?: { [name: string]: string }; cwd?: string }
+  | { transport: "http"; url: string; headers?: { [name: string]: string } };
+
 export type InputType = "string" | "number" | "integer" | "boolean" | "array" | "object";
 
 export interface InputSpec {
@@ -200,6 +205,8 @@ export interface PlanIR {
   source: { file: string; sha256: string };
   inputs: { [name: string]: InputSpec };
   tools: { [name: string]: ToolSpec };
+  /** MCP servers by name; their tools are `<name>.<tool>`. Absent when the plan declares none. */
+  mcp?: { [name: string]: McpServerSpec };
   /** Empty when the plan sets no run-level limits (an `unbounded-loop` finding). */
   limits: PlanLimits;
   hypotheses: { [id: string]: Hypothesis };

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ActionContext } from "./main.js";
 import { UsageError, write } from "./io.js";
+import { registerImportMcp } from "./import-mcp.js";
 
 interface TaskBenchOptions {
   tools: string;
@@ -97,4 +98,5 @@ export function registerImport(program: Command, ctx: ActionContext): void {
         return summary.rejected.length > 0 ? 1 : 0;
       }),
     );
+  registerImportMcp(cmd, ctx);
 }

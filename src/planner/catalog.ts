@@ -100,7 +100,8 @@ export function attach(doc: Obj, catalog: Catalog, templates: readonly TemplateI
   const tools: Obj = { ...catalog.tools };
   if (Array.isArray(tools.import)) tools.import = (tools.import as string[]).map((p) => importPath(planFile, p));
   const out: Obj = {};
-  const { tools: _ignored, templates: _t, ...rest } = doc;
+  // A model's `mcp:` (programs to start) is dropped like its tools: servers are the reviewer's choice.
+  const { tools: _ignored, templates: _t, mcp: _m, ...rest } = doc;
   const order = ["planspec", "name", "goal", "deliverables", "complexity", "inputs"];
   for (const k of order) if (k in rest) out[k] = rest[k];
   out.tools = tools;

@@ -50,7 +50,8 @@ export function definitionSchema(name: string, omit: readonly string[] = []): Ob
 
 /** The schema of a plan document as the model writes it. */
 export function planRequestSchema(): Obj {
-  return definitionSchema("plan", ["tools", "templates", "$schema"]);
+  // The model never names MCP servers: a stdio server is a program the runtime starts, which only a reviewer may choose.
+  return definitionSchema("plan", ["tools", "templates", "mcp", "$schema"]);
 }
 
 /** The schema of one step, for refinement answers (a map of sub-steps). */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore } from "./file-store.js";
 import { Gateway } from "./gateway.js";
@@ -14,7 +14,10 @@ import { secretValues } from "./redact.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { McpPool } from "./mcp/pool.js";
+import { mcpTools } from "./mcp/tools.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
+import type { ToolImpl } from "./tools/types.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -92,12 +95,40 @@ export function newRunState(plan: PlanIR, runId: string, inputs: Record<string, 
   };
 }
 
-/** Loads the tool modules and checks them against the plan's catalogue. */
-export async function setupTools(plan: PlanIR, modules: string[]) {
+/** A run session's tools: the registry, and the MCP servers to stop when the session ends. */
+export interface SessionTools {
+  registry: Map<string, ToolImpl>;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the tool modules, adds the plan's MCP tools (no server starts here: they start
+ * on first use), and checks everything against the plan's catalogue. Relative stdio
+ * `cwd`s of `mcp:` resolve against `baseDir` (the plan file's directory).
+ */
+export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<SessionTools> {
   const registry = await loadTools(modules);
-  const problems = checkCatalogue(plan, registry);
+  const problems: string[] = [];
+  let pool: McpPool | undefined;
+  if (plan.mcp && Object.keys(plan.mcp).length > 0) {
+    for (const server of Object.keys(plan.mcp)) {
+      const shadowed = [...registry.keys()].filter((t) => t.startsWith(`${server}.`));
+      if (shadowed.length > 0) problems.push(`MCP server "${server}" would shadow the tools ${shadowed.join(", ")}: give the server another name in mcp:`);
+    }
+    pool = new McpPool(plan.mcp, baseDir, env);
+    const names = new Set(Object.keys(plan.tools));
+    for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
+    const mcp = mcpTools(plan, names, pool);
+    problems.push(...mcp.problems);
+    for (const [name, impl] of mcp.tools) if (!registry.has(name)) registry.set(name, impl);
+  }
+  problems.push(...checkCatalogue(plan, registry));
   if (problems.length > 0) throw new ToolSetupError(problems.join("\n"));
-  return registry;
+  return { registry, close: async () => pool?.close() };
+}
+
+function planDir(cwd: string, planFile: string | undefined): string {
+  return planFile ? dirname(resolve(cwd, planFile)) : cwd;
 }
 
 /** Starts a run of `plan` and executes it until it ends or pauses. */
@@ -109,7 +140,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   if (!existsSync(workspace)) throw new InputError(`workspace ${workspace} does not exist`);
   const inputs = resolveInputs(opts.plan, opts.inputs);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
-  const registry = await setupTools(opts.plan, modules);
+  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env);
+  const { registry } = tools;
   let store: Store;
   if (opts.store) {
     store = opts.store;
@@ -136,6 +168,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome };
   } finally {
+    await tools.close();
     await store.unlock();
   }
 }
@@ -170,11 +203,13 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   const dir = store.location;
   instrument(store, opts.afterStateWrite);
   await store.lock();
+  let tools: SessionTools | undefined;
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
     const config = await store.readConfig();
     const modules = opts.toolModules ?? config.toolModules;
-    const registry = await setupTools(plan, modules);
+    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env);
+    const { registry } = tools;
     const emit = emitter(store, opts.onEvent);
     let changed: Set<string> | undefined;
     if (opts.inputs && Object.keys(opts.inputs).length > 0) {
@@ -200,6 +235,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const outcome = await new Scheduler(plan, state, store, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit }).run();
     return { ...base, outcome };
   } finally {
+    await tools?.close();
     await store.unlock();
   }
 }

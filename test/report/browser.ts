@@ -2,12 +2,22 @@
  * Opens generated files in a real headless Chromium (Debian's, via playwright-core) and
  * records what a reader's browser reports: console errors, page errors, network requests.
  */
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's Chromium; PLANSPEC_CHROMIUM points elsewhere (or at nothing, to try a machine without it). */
+export const CHROMIUM = process.env.PLANSPEC_CHROMIUM || "/usr/bin/chromium";
+
+/**
+ * Browser suites are skipped on a machine without Chromium, unless
+ * PLANSPEC_BROWSER_TESTS=required (CI), where a missing Chromium fails them.
+ * test/report/browser-setup.ts prints the one-line notice.
+ */
+export const SKIP_BROWSER = process.env.PLANSPEC_BROWSER_TESTS !== "required" && !existsSync(CHROMIUM);
+
+export const SKIP_NOTICE = `browser tests skipped: no Chromium at ${CHROMIUM}; to run them install chromium (apt-get install chromium) and set PLANSPEC_BROWSER_TESTS=required`;
 
 export interface Opened {
   page: Page;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarise, type CaseScore, type SuiteScore } from "../../src/eval/score.js";
 import { renderEvalHtml } from "../../src/report/eval-html.js";
 import { tempDir } from "../runtime/helpers.js";
-import { Browser, screenshot, screenshotDir } from "./browser.js";
+import { Browser, SKIP_BROWSER, screenshot, screenshotDir } from "./browser.js";
 
 function caseScore(id: string, over: Partial<CaseScore>): CaseScore {
   return {
@@ -41,13 +41,13 @@ function suite(cases: CaseScore[]): SuiteScore {
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await Browser.launch();
+  if (!SKIP_BROWSER) browser = await Browser.launch();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-describe("renderEvalHtml", () => {
+describe.skipIf(SKIP_BROWSER)("renderEvalHtml", () => {
   it("shows the scores with deltas against a baseline and drills down into each case", async () => {
     const now = suite([
       caseScore("fix-login", {}),

@@ -8,12 +8,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../runtime/helpers.js";
 import { fileLines, planspec, ROOT } from "../cli/run-helpers.js";
-import { Browser, screenshot, screenshotDir } from "./browser.js";
+import { Browser, SKIP_BROWSER, screenshot, screenshotDir } from "./browser.js";
 import type { Page } from "playwright-core";
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await Browser.launch();
+  if (!SKIP_BROWSER) browser = await Browser.launch();
 });
 afterAll(async () => {
   await browser?.close();
@@ -46,7 +46,7 @@ async function drawnStatuses(page: Page): Promise<Array<{ id: string; status: st
   });
 }
 
-describe("planspec report", () => {
+describe.skipIf(SKIP_BROWSER)("planspec report", () => {
   it("reports a run paused at its approval gate, then the finished run after approval", async () => {
     const { ws, run } = pausedExampleRun();
     const file = report(ws, run, "paused.html");

@@ -29,7 +29,7 @@ export async function submitRun(opts: SubmitOptions): Promise<string> {
   const inputs = resolveInputs(opts.plan, opts.inputs);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   // Fail here, not in a worker: a plan whose tools do not load would never run.
-  await setupTools(opts.plan, modules);
+  await (await setupTools(opts.plan, modules)).close();
   const config: RunConfig = {
     toolModules: modules,
     workspace: realpathSync(workspace),

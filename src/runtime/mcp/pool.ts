@@ -1,0 +1,149 @@
+/**
+ * MCP client connections of a run: a server starts (or is dialled) on first use, is
+ * shared by every step of the run, restarted on the next use after it died, and closed
+ * when the run session ends. Uses the official SDK's stdio and Streamable HTTP transports.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerSpec } from "../../ir.js";
+
+export type LiveTool = Tool;
+
+/** A server that cannot be started, reached or listed. */
+export class McpConnectError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "McpConnectError";
+  }
+}
+
+const CLIENT_INFO = { name: "planspec", version: "1" };
+const CONNECT_TIMEOUT_MS = 30_000;
+/** The SDK's own 60 s request timeout would cut long tools short: the step's timeout (its AbortSignal) governs. */
+export const NO_SDK_TIMEOUT = 2_147_483_647;
+
+export interface Connection {
+  client: Client;
+  /** Tools by name, from tools/list when the connection opened. */
+  tools: Map<string, LiveTool>;
+  /** True once the transport closed (the server exited or the session ended). */
+  closed: boolean;
+  /** The last lines the server wrote to stderr (stdio), for error messages. */
+  stderrTail: () => string;
+}
+
+/** How a server is named in messages: its command line or its URL. */
+export function describeServer(spec: McpServerSpec): string {
+  return spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
+}
+
+/**
+ * `${NAME}` in header and env values is taken from the run's environment when the
+ * server starts, so a plan (and the run directory's copy of it) names a secret without holding it.
+ */
+export function expandEnv(values: Readonly<Record<string, string>> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values ?? {})) {
+    out[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const value = env[name];
+      if (value === undefined) throw new McpConnectError(`environment variable ${name} (used in ${where}.${k}) is not set`);
+      return value;
+    });
+  }
+  return out;
+}
+
+function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv): { transport: Transport; tail: () => string } {
+  if (spec.transport === "http") {
+    const url = new URL(spec.url);
+    const headers = expandEnv(spec.headers, env, `mcp.${name}.headers`);
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), tail: () => "" };
+  }
+  const cwd = resolve(baseDir, spec.cwd ?? ".");
+  // `./bin/server` is relative to the server's directory; a bare name is looked up on PATH.
+  const command = spec.command.includes("/") && !isAbsolute(spec.command) ? resolve(cwd, spec.command) : spec.command;
+  const vars = { ...getDefaultEnvironment(), ...expandEnv(spec.env, env, `mcp.${name}.env`) };
+  const transport = new StdioClientTransport({ command, args: spec.args, cwd, env: vars, stderr: "pipe" });
+  const lines: string[] = [];
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    lines.push(...String(chunk).split("\n").filter((l) => l.trim() !== ""));
+    if (lines.length > 5) lines.splice(0, lines.length - 5);
+  });
+  return { transport, tail: () => lines.join(" | ") };
+}
+
+async function listAll(client: Client): Promise<LiveTool[]> {
+  const tools: LiveTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** Starts or dials one server, initialises the session and lists its tools. */
+export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  const { transport, tail } = transportFor(name, spec, baseDir, env);
+  const client = new Client(CLIENT_INFO);
+  const conn: Connection = { client, tools: new Map(), closed: false, stderrTail: tail };
+  client.onclose = () => {
+    conn.closed = true;
+  };
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    for (const t of await listAll(client)) conn.tools.set(t.name, t);
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    const status = (err as { code?: unknown }).code;
+    const why = `${(err as Error).message}${spec.transport === "http" && typeof status === "number" && status >= 400 ? ` (HTTP ${status})` : ""}`;
+    const extra = tail();
+    throw new McpConnectError(`cannot start MCP server "${name}" (${describeServer(spec)}): ${why}${extra ? ` (stderr: ${extra})` : ""}`);
+  }
+  return conn;
+}
+
+/** The servers of one run session. */
+export class McpPool {
+  private readonly live = new Map<string, Promise<Connection>>();
+  private ended = false;
+
+  constructor(
+    private readonly servers: Readonly<Record<string, McpServerSpec>>,
+    /** Relative stdio `cwd`s resolve against this (the plan file's directory). */
+    private readonly baseDir: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The open connection to `server`, started on first use and again after it died. */
+  async get(server: string): Promise<Connection> {
+    if (this.ended) throw new McpConnectError(`the run session ended; MCP server "${server}" is closed`);
+    const spec = this.servers[server];
+    if (!spec) throw new McpConnectError(`no MCP server "${server}" in the plan's mcp: map`);
+    const current = this.live.get(server);
+    if (current) {
+      const conn = await current.catch(() => undefined);
+      if (conn && !conn.closed) return conn;
+      // Dead (it exited) or never came up: whoever gets here first starts it again.
+      if (this.live.get(server) !== current) return this.get(server);
+      this.live.delete(server);
+    }
+    // Not tied to one step's signal: the connection is shared by the whole run.
+    const pending = connect(server, spec, this.baseDir, this.env);
+    this.live.set(server, pending);
+    return pending;
+  }
+
+  /** Closes every connection (stdio servers are stopped). */
+  async close(): Promise<void> {
+    this.ended = true;
+    const all = [...this.live.values()];
+    this.live.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.client.close().catch(() => undefined)));
+  }
+}
