@@ -56,7 +56,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     const schemaError = await outputSchemaError(node, output);
     if (schemaError) throw new Error(schemaError);
     const judge: Judge | undefined = gateway.has("judge")
-      ? async (criterion, out) => normaliseVerdict(await gateway.call("judge", { criterion, output: out, step: node.id, goal: node.goal }, cc, true))
+      ? async (criterion, out) => normaliseVerdict(await gateway.call("judge", { criterion, output: out, step: node.id, goal: node.goal }, cc))
       : undefined;
     const verdict = await evaluateCriteria(node, output, a.env, a.state, a.trace, judge);
     if (verdict.ok === false) throw new Error(verdict.error);

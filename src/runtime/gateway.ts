@@ -53,21 +53,21 @@ export class Gateway {
     throw new ViolationError(`step "${node.id}" may not call tool "${tool}": ${reason}`);
   }
 
-  /** Calls `tool` for a step after the sandbox checks; `system` calls (the judge) skip the allowed-tools check. */
-  async call(tool: string, args: Record<string, unknown>, cc: CallContext, system = false): Promise<unknown> {
+  /**
+   * Calls `tool` for a step after the sandbox checks. Every caller goes through them,
+   * the runtime's own `judge` included: a tool module can register any name.
+   */
+  async call(tool: string, args: Record<string, unknown>, cc: CallContext): Promise<unknown> {
     const { node } = cc;
     const impl = this.registry.get(tool);
-    if (!system) {
-      if (!node.allowedTools.includes(tool)) {
-        this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
-      }
-      if (!impl) this.violation(node, tool, "no such tool");
-      const risk = effectiveRisk(this.plan, tool, impl);
-      if (riskRank(risk) > riskRank(node.risk)) {
-        this.violation(node, tool, `the tool's risk ${risk} is above the step's risk ${node.risk}`);
-      }
+    if (!node.allowedTools.includes(tool)) {
+      this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
     }
-    if (!impl) throw new ViolationError(`no tool "${tool}"`);
+    if (!impl) return this.violation(node, tool, "no such tool");
+    const risk = effectiveRisk(this.plan, tool, impl);
+    if (riskRank(risk) > riskRank(node.risk)) {
+      this.violation(node, tool, `the tool's risk ${risk} is above the step's risk ${node.risk}`);
+    }
     const max = this.plan.limits.maxToolCalls;
     if (max !== undefined && this.state.budget.toolCalls >= max) {
       this.emit("limit", { node: node.id, limit: "max_tool_calls", value: max });
