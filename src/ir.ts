@@ -102,6 +102,10 @@ export interface InputSpec {
   default?: JsonValue;
   /** True when the input has no default: a run must supply it. */
   required: boolean;
+  /** A secret: scrubbed from everything the run writes, kept only as a fingerprint, given again on resume. */
+  secret?: boolean;
+  /** An environment variable the value is read from when no `--input` gives it. */
+  env?: string;
 }
 
 export interface RetryPolicy {
@@ -199,6 +203,8 @@ export interface PlanIR {
   complexity?: Complexity;
   source: { file: string; sha256: string };
   inputs: { [name: string]: InputSpec };
+  /** Names of environment variables the plan reads as `secrets.NAME` (absent when none). */
+  secrets?: string[];
   tools: { [name: string]: ToolSpec };
   /** Empty when the plan sets no run-level limits (an `unbounded-loop` finding). */
   limits: PlanLimits;

@@ -61,14 +61,43 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     const verdict = await evaluateCriteria(node, output, a.env, a.state, a.trace, judge);
     if (verdict.ok === false) throw new Error(verdict.error);
     // Durable when keyed: the idempotency record must never point at a lost artifact.
-    const art = await store.putArtifact(output, a.key !== undefined);
-    if (a.key !== undefined) await store.recordIdempotency(a.key, art.ref);
+    const art = await stored(() => store.putArtifact(output, a.key !== undefined));
+    const key = a.key;
+    if (key !== undefined) await stored(() => store.recordIdempotency(key, art.ref));
     if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
     return { kind: "ok", output, art, adopted: false };
   } catch (error) {
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * The store could not keep a result (disk full, permission denied). Not the step's
+ * failure: the session stops with the step still `running`, so resume treats it as
+ * interrupted (re-run if it reads, held for a person if it wrote) instead of retrying it.
+ */
+export class StorageError extends Error {
+  readonly code: string;
+  readonly syscall?: string;
+  readonly path?: string;
+  constructor(cause: Error & { code: string; syscall?: string; path?: string }) {
+    super(cause.message);
+    this.name = "StorageError";
+    this.code = cause.code;
+    this.syscall = cause.syscall;
+    this.path = cause.path;
+  }
+}
+
+async function stored<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) throw new StorageError(err as Error & { code: string });
+    throw err;
   }
 }
 

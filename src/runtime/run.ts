@@ -4,12 +4,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore } from "./file-store.js";
 import { Gateway } from "./gateway.js";
 import { InputError, resolveInputs } from "./inputs.js";
-import { loadState } from "./migrations.js";
+import { loadState, StateError } from "./migrations.js";
 import { secretValues } from "./redact.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
@@ -154,10 +154,43 @@ export function openRun(dir: string): FileStore {
   return new FileStore(dir, basename(dir));
 }
 
+/** Where a run keeps `name`, for messages: the file in a run directory, else the store and run. */
+function placeOf(store: Store, name: string): string {
+  return store instanceof FileStore ? join(store.dir, name) : `${name} of run ${store.runId} in ${store.location}`;
+}
+
+/**
+ * Reads one of a run's documents; a file that is not JSON (or not the document) is a
+ * one-line StateError naming it. The parser's message is not kept: it quotes the content.
+ */
+async function readDocument<T>(store: Store, name: string, read: () => Promise<T>, valid: (v: T) => boolean): Promise<T> {
+  let value: T;
+  try {
+    value = await read();
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new StateError(`${placeOf(store, name)} is not valid JSON (the file is corrupt): restore it from a backup or start the run again`);
+  }
+  if (!valid(value)) throw new StateError(`${placeOf(store, name)} does not hold a run's ${name.replace(/\.json$/, "")}: restore it from a backup or start the run again`);
+  return value;
+}
+
+const isObject = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
+
 /** Loads, migrates and validates a run's state and its current plan. */
 export async function loadRun(store: Store): Promise<{ state: RunState; plan: PlanIR; migratedFrom?: number }> {
-  const { state, migratedFrom } = await loadState(await store.readStateRaw());
-  const plan = await store.readPlan(state.revision);
+  const raw = await readDocument(store, "state.json", () => store.readStateRaw(), isObject);
+  let loaded: Awaited<ReturnType<typeof loadState>>;
+  try {
+    loaded = await loadState(raw);
+  } catch (err) {
+    if (!(err instanceof StateError)) throw err;
+    const broken = /invalid|not an object/.test(err.message) ? "; restore it from a backup or start the run again" : "";
+    throw new StateError(`${err.message.replace(/^state\.json/, placeOf(store, "state.json"))}${broken}`);
+  }
+  const { state, migratedFrom } = loaded;
+  const planName = state.revision === 0 ? "plan.ir.json" : join("revisions", `${state.revision}.ir.json`);
+  const plan = await readDocument(store, planName, () => store.readPlan(state.revision), (p) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes));
   if (plan.planHash !== state.planHash) {
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
   }
@@ -172,7 +205,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   await store.lock();
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
-    const config = await store.readConfig();
+    const config = await readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
     const modules = opts.toolModules ?? config.toolModules;
     const registry = await setupTools(plan, modules);
     const emit = emitter(store, opts.onEvent);

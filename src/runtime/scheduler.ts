@@ -7,7 +7,7 @@
  */
 import type { IRNode, PlanIR } from "../ir.js";
 import type { EvalEnv } from "../compiler/expr/index.js";
-import { runAttempt, type AttemptResult } from "./attempt.js";
+import { runAttempt, StorageError, type AttemptResult } from "./attempt.js";
 import { envFor, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
@@ -339,6 +339,8 @@ export class Scheduler implements OutputSource {
   }
 
   private fail(i: number, err: unknown): void {
+    // The run's own storage failed: stop the session; the step stays running for resume.
+    if (err instanceof StorageError) throw err;
     const node = this.nodes[i]!;
     const st = this.ns(i);
     const aborted = this.runAbort.signal.aborted;
