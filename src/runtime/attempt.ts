@@ -10,7 +10,8 @@ import { evaluateCriteria, type Judge } from "./criteria.js";
 import type { Gateway } from "./gateway.js";
 import { outputSchemaError } from "./output-schema.js";
 import { StepTimeoutError } from "./retry.js";
-import { runStepBody } from "./step.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
+import { PermanentStepError, runStepBody } from "./step.js";
 import type { ArtifactRef, NodeState, Store } from "./store.js";
 
 export type AttemptResult =
@@ -28,6 +29,8 @@ export interface AttemptInput {
   runSignal: AbortSignal;
   trace: (id: string) => NodeState | undefined;
   emit: (type: string, data: Record<string, unknown>) => void;
+  /** The largest output the step may return, in bytes (default 16 MiB). */
+  maxOutputBytes?: number;
 }
 
 /** Runs one attempt; never throws (failures come back as `{ kind: "error" }`). */
@@ -51,8 +54,16 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     }
     const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
     const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key };
+    const started = performance.now();
     const output = await runStepBody(node, a.env, gateway, cc);
     clearTimeout(timer);
+    // A tool that blocks the event loop keeps the timer from firing: judge by the clock.
+    if (node.timeoutMs !== undefined && performance.now() - started > node.timeoutMs) throw new StepTimeoutError(node.id, node.timeoutMs);
+    const max = a.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const size = jsonSize(output, max);
+    if (size > max) {
+      throw new PermanentStepError(`the output of step "${node.id}" is more than ${formatSize(max)} (the per-step limit; raise it with --max-output-size)`);
+    }
     const schemaError = await outputSchemaError(node, output);
     if (schemaError) throw new Error(schemaError);
     const judge: Judge | undefined = gateway.has("judge")

@@ -18,6 +18,8 @@ import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 
 export interface SessionOptions {
   concurrency?: number;
+  /** The per-step output limit in bytes; on resume it replaces the recorded one. */
+  maxOutputBytes?: number;
   env?: NodeJS.ProcessEnv;
   /** Sees every event this session appends (progress display). */
   onEvent?: (e: RunEvent) => void;
@@ -128,12 +130,13 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       workspace: realpathSync(workspace),
       concurrency: opts.concurrency ?? 4,
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
+      ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
     };
     await store.create(opts.plan, config, state);
     const emit = emitter(store, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
-    const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit }).run();
+    const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome };
   } finally {
     await store.unlock();
@@ -230,7 +233,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     }
     await store.writeState(state);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
-    const outcome = await new Scheduler(plan, state, store, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit }).run();
+    const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
+    const outcome = await new Scheduler(plan, state, store, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes }).run();
     return { ...base, outcome };
   } finally {
     await store.unlock();

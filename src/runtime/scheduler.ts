@@ -20,6 +20,8 @@ export interface SchedulerOptions {
   concurrency: number;
   /** Called for every event this process appends (progress display). */
   emit: (type: string, data: Record<string, unknown>) => void;
+  /** The per-step output limit in bytes. */
+  maxOutputBytes?: number;
 }
 
 export interface RunOutcome {
@@ -190,6 +192,8 @@ export class Scheduler implements OutputSource {
       }
     } finally {
       if (runTimer) clearTimeout(runTimer);
+      // Calls still hanging (a timed-out tool that ignores its signal) are told the run is over.
+      if (!this.runAbort.signal.aborted) this.runAbort.abort(new LimitError("the run ended"));
     }
     const outcome = this.outcome();
     this.state.status = outcome.status;
@@ -302,6 +306,7 @@ export class Scheduler implements OutputSource {
       runSignal: this.runAbort.signal,
       trace: (id) => this.state.nodes[id],
       emit: this.opts.emit,
+      ...(this.opts.maxOutputBytes !== undefined ? { maxOutputBytes: this.opts.maxOutputBytes } : {}),
     });
     this.complete({ i: l.i, ...result });
   }
