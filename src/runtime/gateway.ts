@@ -2,7 +2,8 @@
  * The tool gateway (sandbox): every tool call of a step goes through `call`, which
  * refuses a tool outside the step's `tool`/`allowed_tools` or above the step's risk
  * (recorded as a `violation` event, never executed), enforces `max_tool_calls`, and logs
- * the call with secrets redacted.
+ * the call with argument fields named like secrets hidden (secret values are scrubbed
+ * where events are written: redacting-store.ts).
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
 import { redact } from "./redact.js";
@@ -41,7 +42,6 @@ export class Gateway {
     private readonly emit: (type: string, data: Record<string, unknown>) => void,
     private readonly state: RunState,
     private readonly workspace: string,
-    private readonly secrets: readonly string[],
   ) {}
 
   has(name: string): boolean {
@@ -85,7 +85,7 @@ export class Gateway {
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();
-    this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, this.secrets) });
+    this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, []) });
     try {
       const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.signal);
       this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });
@@ -98,7 +98,7 @@ export class Gateway {
         tool,
         ok: false,
         ms: Math.round(performance.now() - started),
-        error: redact(error, this.secrets),
+        error,
       });
       if (err instanceof PathEscapeError) throw new ViolationError(`step "${node.id}": ${err.message}`);
       throw err;

@@ -10,7 +10,9 @@ import { FileStore } from "./file-store.js";
 import { Gateway } from "./gateway.js";
 import { InputError, resolveInputs } from "./inputs.js";
 import { loadState, StateError } from "./migrations.js";
-import { secretValues } from "./redact.js";
+import type { Scrubber } from "./redact.js";
+import { redactingStore } from "./redacting-store.js";
+import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
@@ -56,6 +58,11 @@ export interface SessionResult {
   outcome: RunOutcome;
   resume?: ResumeReport;
   migratedFrom?: number;
+}
+
+/** The outcome as the caller prints it: its reason may quote a tool's error. */
+function scrubbed(outcome: RunOutcome, scrub: Scrubber): RunOutcome {
+  return outcome.reason === undefined ? outcome : { ...outcome, reason: scrub.text(outcome.reason) };
 }
 
 /** A new run id: the plan name, a UTC timestamp and a random suffix. */
@@ -109,7 +116,9 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const dir = opts.runDir ? resolve(opts.cwd, opts.runDir) : resolve(runsRoot(opts.cwd), runId);
   const workspace = resolve(opts.cwd, opts.workspace ?? ".");
   if (!existsSync(workspace)) throw new InputError(`workspace ${workspace} does not exist`);
-  const inputs = resolveInputs(opts.plan, opts.inputs);
+  const env = opts.env ?? process.env;
+  const inputs = resolveInputs(opts.plan, withEnvInputs(opts.plan, opts.inputs, env));
+  const secrets = planSecrets(opts.plan, env);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const registry = await setupTools(opts.plan, modules);
   let store: Store;
@@ -122,6 +131,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     store = new FileStore(dir, runId);
   }
   instrument(store, opts.afterStateWrite);
+  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
+  const sink = redactingStore(store, opts.plan, scrub);
   await store.lock();
   try {
     const state = newRunState(opts.plan, runId, inputs);
@@ -132,12 +143,12 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
       ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
     };
-    await store.create(opts.plan, config, state);
-    const emit = emitter(store, opts.onEvent);
+    await sink.create(opts.plan, config, state);
+    const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
-    const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes }).run();
-    return { runId, dir: opts.store ? store.location : dir, outcome };
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace);
+    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
+    return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await store.unlock();
   }
@@ -208,34 +219,41 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   await store.lock();
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
+    const env = opts.env ?? process.env;
+    // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
+    const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
+    requireSecretInputs(plan, state.inputs, given);
+    const secrets = planSecrets(plan, env);
     const config = await readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
     const modules = opts.toolModules ?? config.toolModules;
     const registry = await setupTools(plan, modules);
-    const emit = emitter(store, opts.onEvent);
     let changed: Set<string> | undefined;
-    if (opts.inputs && Object.keys(opts.inputs).length > 0) {
-      const merged = resolveInputs(plan, { ...state.inputs, ...opts.inputs });
-      changed = new Set(Object.keys(merged).filter((k) => JSON.stringify(merged[k]) !== JSON.stringify(state.inputs[k])));
+    if (Object.keys(given).length > 0) {
+      const merged = resolveInputs(plan, { ...state.inputs, ...given });
+      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k]) !== comparable(plan, k, state.inputs[k])));
       state.inputs = merged;
     }
+    const scrub = sessionScrubber(plan, state.inputs, secrets, env);
+    const sink = redactingStore(store, plan, scrub);
+    const emit = emitter(sink, opts.onEvent);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
-    const report = await checkForResume(plan, state, store, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
+    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) return { ...base, outcome: { status: "done" } };
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
       state.status = "paused";
       state.reason = `interrupted during ${list}: it may have had side effects; check, then resume with --rerun-interrupted`;
-      await store.writeState(state);
+      await sink.writeState(state);
       emit("run.paused", { status: "paused", reason: state.reason });
       await store.syncEvents();
       return { ...base, outcome: { status: "paused", reason: state.reason } };
     }
-    await store.writeState(state);
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
+    await sink.writeState(state);
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const outcome = await new Scheduler(plan, state, store, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes }).run();
-    return { ...base, outcome };
+    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
+    return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await store.unlock();
   }

@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   emit: (type: string, data: Record<string, unknown>) => void;
   /** The per-step output limit in bytes. */
   maxOutputBytes?: number;
+  /** Values of the plan's `secrets:`, for expressions. */
+  secrets?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -57,6 +59,7 @@ export class Scheduler implements OutputSource {
   private readonly sessionStart = Date.now();
   private readonly elapsedBefore: number;
   readonly inputs: Record<string, unknown>;
+  readonly secrets: Record<string, string>;
   readonly runId: string;
 
   constructor(
@@ -67,6 +70,7 @@ export class Scheduler implements OutputSource {
     private readonly opts: SchedulerOptions,
   ) {
     this.inputs = state.inputs;
+    this.secrets = opts.secrets ?? {};
     this.runId = state.runId;
     this.elapsedBefore = state.budget.elapsedMs;
     const byId = new Map<string, number>();
