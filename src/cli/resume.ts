@@ -23,6 +23,7 @@ export function registerResume(program: Command, ctx: ActionContext): void {
 Examples:
   $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
   $ planspec resume nightly-1 --rerun-interrupted
+  $ planspec resume nightly-1 --input api_key=$API_KEY --max-output-size 64MB
 
 Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held by a live process), 3 paused.`,
     )

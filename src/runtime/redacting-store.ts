@@ -21,6 +21,8 @@ const PROTOCOL = new Set(["status", "attempts", "startedAt", "endedAt", "outputR
 /** Wraps `inner` so every write goes through `scrub`; reads and anything else pass through. */
 export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Store {
   const secretInputs = new Set(secretInputNames(plan));
+  // Nothing to hide: the store itself (no copy per write).
+  if (scrub.empty && secretInputs.size === 0) return inner;
   // The scrubbed nodes last written, in the state's key order: only dirty ones are redone.
   let nodes: Record<string, NodeState> = {};
 
@@ -32,7 +34,8 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
 
   const persisted = (state: RunState, dirty?: Iterable<string>): RunState => {
     const ids = dirty === undefined ? undefined : [...dirty];
-    if (ids === undefined || ids.some((id) => !(id in nodes)) || Object.keys(nodes).length !== Object.keys(state.nodes).length) {
+    // A full write (no dirty list) follows every change of the node set (start, resume, revision).
+    if (ids === undefined || ids.some((id) => !Object.hasOwn(nodes, id))) {
       nodes = {};
       for (const [id, st] of Object.entries(state.nodes)) nodes[id] = node(st);
     } else {

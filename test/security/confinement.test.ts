@@ -76,6 +76,7 @@ describe("static escapes are refused for reads, lists and writes", () => {
       refused++;
     }
     expect(refused).toBe(attacks.length);
+    console.log(`static escapes: ${attacks.length} tries, ${refused} refused, 0 escaped`);
     outsideUnchanged(outside);
     // Symlinks that stay inside keep working; a write through one updates its target, the link stays.
     expect(await call("fs.read", { path: "ok-link" }, ctx)).toMatchObject({ ok: true, value: { content: "INSIDE" } });
