@@ -1,20 +1,13 @@
 /** Helpers for the attack tests: a temp workspace, a plan and tool module in it, the real CLI. */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../runtime/helpers.js";
 
 export { planspec, startPlanspec, waitFor } from "../cli/run-helpers.js";
+export { writeFile as put } from "../runtime/helpers.js";
 
 /** A fresh temp directory. */
-export function scratch(prefix = "planspec-sec-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export function put(dir: string, name: string, text: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-}
+export const scratch = (): string => tempDir("planspec-sec-");
 
 /** Every regular file under `dir`, recursively (symlinks are not followed). */
 export function filesUnder(dir: string): string[] {

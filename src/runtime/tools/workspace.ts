@@ -14,6 +14,7 @@ import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } fr
 import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ToolError } from "./types.js";
 
 /** Thrown when a path leaves the workspace; the gateway records it as a violation. */
 export class PathEscapeError extends Error {
@@ -92,7 +93,7 @@ export async function readConfined(workspace: string, p: unknown, signal?: Abort
   // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the run.
   const { handle } = await openVerified(root, p as string, abs, O_RDONLY | O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw new PathEscapeError(p as string, "is not a regular file");
+    if (!(await handle.stat()).isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
     return await handle.readFile({ encoding: "utf8", signal });
   } finally {
     await handle.close();
