@@ -9,11 +9,15 @@ import { createHash } from "node:crypto";
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 export const REDACTED = "[redacted]";
 
-/** Collects the values of secret-looking environment variables (long enough to be worth hiding). */
+/**
+ * Collects the values of secret-looking environment variables. A guess by name, so only
+ * values that look like credentials count: 8 characters or more and not a plain number
+ * or boolean (`AUTH_ENABLED=true` must not scrub every "true" from a run's outputs).
+ */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (v && v.length >= 4 && SECRET_NAME.test(k)) out.push(v);
+    if (v && v.length >= 8 && SECRET_NAME.test(k) && !/^(\d+|true|false|yes|no)$/i.test(v)) out.push(v);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
