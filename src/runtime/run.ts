@@ -78,7 +78,14 @@ export function runsRoot(cwd: string): string {
 
 function emitter(store: Store, onEvent?: (e: RunEvent) => void) {
   return (type: string, data: Record<string, unknown>) => {
-    const e = store.appendEvent(type, data);
+    let e: RunEvent;
+    try {
+      e = store.appendEvent(type, data);
+    } catch (err) {
+      // A failed write(2) names no file: name the log, so the one-line error can.
+      if (typeof (err as { code?: unknown }).code === "string") (err as { path?: string }).path ??= placeOf(store, "events.jsonl");
+      throw err;
+    }
     onEvent?.(e);
   };
 }

@@ -3,7 +3,7 @@
  * names the file and what to do, exit 2 — never a stack trace, never the state's content.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { planspec, put, scratch } from "./helpers.js";
@@ -105,6 +105,14 @@ function tryRun(cmd: string, args: string[]): boolean {
 }
 
 describe("a disk that refuses", () => {
+  it("ENOSPC: the event log on a full device (/dev/full) — one line naming it, exit 2", () => {
+    const { ws, run } = pausedRun();
+    rmSync(join(run, "events.jsonl"));
+    symlinkSync("/dev/full", join(run, "events.jsonl"));
+    const r = planspec(ws, ["resume", "run"]);
+    oneLine(r, join(run, "events.jsonl"), "ENOSPC");
+  });
+
   it.runIf(root)("EPERM: an immutable run directory (chattr +i) — one line naming the file, exit 2", () => {
     const { ws, run } = pausedRun();
     if (!tryRun("chattr", ["+i", run])) return;
