@@ -7,7 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../runtime/pg-helpers.js";
 import { filesUnder, json, planspec, put, scratch } from "./helpers.js";
 
 const API_KEY = 'sk-live-4f9A/b+c="q"7Zx';
@@ -121,5 +123,49 @@ describe("secrets are scrubbed at the one boundary every sink goes through", () 
     expect(same.stderr).not.toContain("reset to pending (an input it reads changed)");
     const changed = planspec(ws, ["resume", "run", "--input", "api_key=sk-other-value-123"], env);
     expect(changed.stderr).toContain("call: reset to pending (an input it reads changed)");
+  });
+});
+
+describe("the same boundary in the PostgreSQL store", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("run and resume --store, status --store (--json): zero hits in any row of any table and in all output", async () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "tools.mjs", TOOLS);
+    const env = { MAILER_PASSPHRASE: PASSPHRASE, GITHUB_TOKEN: GH, LEAKY_API_KEY: API_KEY };
+    expect(planspec(ws, ["store", "migrate", "--store", db.url]).code).toBe(0);
+    let output = "";
+    for (const args of [
+      ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "leaky-1", "--no-lint-gate", "--store", db.url],
+      ["resume", "leaky-1", "--store", db.url],
+      ["status", "leaky-1", "--store", db.url],
+      ["status", "leaky-1", "--json", "--store", db.url],
+    ]) {
+      const r = planspec(ws, args, env);
+      output += r.stdout + r.stderr;
+    }
+    expect(output).toContain("auth failed for [redacted]");
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    let rows = "";
+    try {
+      const tables = await c.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'planspec'");
+      for (const { table_name } of tables.rows) {
+        const r = await c.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM planspec.${table_name} t`);
+        rows += r.rows.map((x) => x.row).join("\n");
+      }
+    } finally {
+      await c.end();
+    }
+    expect(rows).toContain("[secret sha256:");
+    expect(hits(rows)).toEqual([]);
+    expect(hits(output)).toEqual([]);
   });
 });
