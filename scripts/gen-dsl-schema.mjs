@@ -65,7 +65,7 @@ const mcpServer = {
   ],
 };
 /** A map of named, typed values: plan inputs and template parameters share one shape. */
-const typedValues = (description) => ({
+const typedValues = (description, extra = {}) => ({
   type: "object",
   description,
   propertyNames: { $ref: "#/definitions/identifier" },
@@ -77,9 +77,11 @@ const typedValues = (description) => ({
       type: { type: "string", enum: ["string", "number", "integer", "boolean", "array", "object"] },
       description: { type: "string" },
       default: {},
+      ...extra,
     },
   },
 });
+const envName = { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" };
 const retry = {
   type: "object",
   additionalProperties: false,
@@ -193,7 +195,16 @@ const plan = {
     goal: str("What the plan achieves.", { minLength: 1 }),
     deliverables: strList("Output names the goal promises."),
     complexity: { type: "string", enum: ["simple", "moderate", "complex"] },
-    inputs: typedValues("Run inputs: name -> { type, description?, default? }."),
+    inputs: typedValues("Run inputs: name -> { type, description?, default?, secret?, env? }.", {
+      secret: { type: "boolean", description: "A secret: scrubbed from everything the run writes and prints, kept only as a fingerprint; resume needs it again." },
+      env: { ...envName, description: "An environment variable the value is read from when no --input gives it." },
+    }),
+    secrets: {
+      type: "array",
+      uniqueItems: true,
+      items: envName,
+      description: "Environment variables the plan reads as ${{ secrets.NAME }}; their values are scrubbed from everything the run writes and prints.",
+    },
     limits: {
       type: "object",
       additionalProperties: false,

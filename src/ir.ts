@@ -107,6 +107,10 @@ export interface InputSpec {
   default?: JsonValue;
   /** True when the input has no default: a run must supply it. */
   required: boolean;
+  /** A secret: scrubbed from everything the run writes, kept only as a fingerprint, given again on resume. */
+  secret?: boolean;
+  /** An environment variable the value is read from when no `--input` gives it. */
+  env?: string;
 }
 
 export interface RetryPolicy {
@@ -204,6 +208,8 @@ export interface PlanIR {
   complexity?: Complexity;
   source: { file: string; sha256: string };
   inputs: { [name: string]: InputSpec };
+  /** Names of environment variables the plan reads as `secrets.NAME` (absent when none). */
+  secrets?: string[];
   tools: { [name: string]: ToolSpec };
   /** MCP servers by name; their tools are `<name>.<tool>`. Absent when the plan declares none. */
   mcp?: { [name: string]: McpServerSpec };

@@ -54,7 +54,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       await write(io.stderr, `planspec: ${err.message}\n`);
       return err.exitCode;
     }
-    throw err;
+    const { describeUnexpected } = await import("./errors.js");
+    const { line, exitCode } = describeUnexpected(err, io.env);
+    await write(io.stderr, `planspec: ${line}\n`);
+    return exitCode;
   }
   return exitCode;
 }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
-import { collect, faultHook, positiveInt, progress, report, userError } from "./run.js";
+import { collect, faultHook, MAX_OUTPUT_OPTION, positiveInt, progress, report, sizeOption, userError } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
@@ -15,6 +15,7 @@ export function registerResume(program: Command, ctx: ActionContext): void {
     .option("--input <name=value>", "change an input: the steps that read it run again; repeatable", collect, [])
     .option("--concurrency <n>", "how many ready steps run at once (default: as recorded)")
     .option("--rerun-interrupted", "re-run write/external steps that were interrupted mid-call (they may repeat a side effect)")
+    .option(...MAX_OUTPUT_OPTION)
     .option(...STORE_OPTION)
     .addHelpText(
       "after",
@@ -22,15 +23,17 @@ export function registerResume(program: Command, ctx: ActionContext): void {
 Examples:
   $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
   $ planspec resume nightly-1 --rerun-interrupted
+  $ planspec resume nightly-1 --input api_key=$API_KEY --max-output-size 64MB
 
 Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held by a live process), 3 paused.`,
     )
     .action(
-      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean; store?: string }) => {
+      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean; store?: string; maxOutputSize?: string }) => {
         const { io } = ctx;
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         const dir = opened.ref;
         const concurrency = positiveInt("--concurrency", opts.concurrency);
+        const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const { resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
@@ -43,6 +46,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
             inputs: parseInputPairs(opts.input),
             ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
             ...(concurrency !== undefined ? { concurrency } : {}),
+            ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
           });
           p.end();
           if (r.migratedFrom !== undefined) await write(io.stderr, `migrated state.json from schemaVersion ${r.migratedFrom}\n`);

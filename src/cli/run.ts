@@ -21,6 +21,18 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** The `--max-output-size` option, shared by run and resume. */
+export const MAX_OUTPUT_OPTION = ["--max-output-size <size>", "the largest output a step may return, e.g. 64MB or 512k (default 16MB)"] as const;
+
+/** A size option (`16MB`, `512k`, bytes), or a usage error. */
+export async function sizeOption(name: string, v: string | undefined): Promise<number | undefined> {
+  if (v === undefined) return undefined;
+  const { parseSize } = await import("../runtime/limits.js");
+  const n = parseSize(v);
+  if (n === undefined) throw new UsageError(`${name} must be a size such as 16MB, 512k or 1048576, got "${v}"`);
+  return n;
+}
+
 /** A positive integer option, or a usage error. */
 export function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -153,6 +165,7 @@ export function registerRun(program: Command, ctx: ActionContext): void {
     .option("--run-id <id>", "the run id (default <plan-name>-<time>-<random>)")
     .option("--workspace <dir>", "the directory fs tools are confined to (default: the current directory)")
     .option("--no-lint-gate", "run even if lint reports errors")
+    .option(...MAX_OUTPUT_OPTION)
     .option(...STORE_OPTION)
     .addHelpText(
       "after",
@@ -160,14 +173,16 @@ export function registerRun(program: Command, ctx: ActionContext): void {
 Examples:
   $ planspec run specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs --input csv_path=examples/data/orders.csv
   $ planspec run plan.plan.yaml --run-id nightly-1 --concurrency 8
+  $ planspec run plan.plan.yaml --max-output-size 64MB
 
 Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input error, 3 paused for approval.`,
     )
     .action(
-      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean; store?: string }) => {
+      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean; store?: string; maxOutputSize?: string }) => {
         const { io } = ctx;
         const color = useColor(program, io, "stderr");
         const concurrency = positiveInt("--concurrency", opts.concurrency);
+        const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const ir = await planForRun(file, opts.lintGate, io, color);
         if (typeof ir === "number") return ir;
         const url = storeUrl(opts.store, io);
@@ -194,6 +209,7 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
             onEvent: p.onEvent,
             afterStateWrite: faultHook(io.env),
             ...(concurrency !== undefined ? { concurrency } : {}),
+            ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
             ...(opts.runDir ? { runDir: opts.runDir } : {}),
             ...(opts.runId ? { runId: opts.runId } : {}),
             ...(opts.workspace ? { workspace: opts.workspace } : {}),

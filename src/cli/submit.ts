@@ -46,6 +46,7 @@ Prints the run id. Exit codes: 0 queued, 1 lint errors, 2 usage or input error.`
             inputs: parseInputPairs(opts.input),
             toolModules: opts.tools,
             planFile: file,
+            env: io.env,
             ...(concurrency !== undefined ? { concurrency } : {}),
             ...(opts.runId ? { runId: opts.runId } : {}),
             ...(opts.workspace ? { workspace: opts.workspace } : {}),

@@ -10,7 +10,7 @@ import { parseSite, type ExprSite } from "./expressions.js";
 import type { Reference } from "./expr/index.js";
 import { didYouMean } from "./suggest.js";
 
-const ROOTS = "inputs, steps, run, output (in success and repeat) and item (in for_each)";
+const ROOTS = "inputs, secrets, steps, run, output (in success and repeat) and item (in for_each)";
 
 /** The first segment of `path` that `schema` says cannot exist, or undefined. */
 export function missingInSchema(schema: JsonValue | undefined, path: ReadonlyArray<string | number>): number | undefined {
@@ -40,7 +40,7 @@ export function missingInSchema(schema: JsonValue | undefined, path: ReadonlyArr
 }
 
 /** Checks references of every node; fills `consumes`. */
-export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Set<string>, out: Collector): void {
+export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Set<string>, out: Collector, secrets: Set<string> = new Set()): void {
   const byId = new Map(built.map((b) => [b.node.id, b.node]));
   for (const b of built) {
     const consumed: string[] = [];
@@ -54,7 +54,7 @@ export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Se
           continue;
         }
       }
-      for (const ref of refs) checkRef(ref, site, b.node, byId, graph, inputs, consumed, out);
+      for (const ref of refs) checkRef(ref, site, b.node, byId, graph, { inputs, secrets }, consumed, out);
     }
     b.node.consumes = consumed.length ? consumed : [...b.node.dependsOn];
   }
@@ -66,10 +66,11 @@ function checkRef(
   node: IRNode,
   byId: Map<string, IRNode>,
   graph: PlanGraph,
-  inputs: Set<string>,
+  names: { inputs: Set<string>; secrets: Set<string> },
   consumed: string[],
   out: Collector,
 ): void {
+  const { inputs, secrets } = names;
   const file = site.doc.file;
   const range: [number, number] = [ref.start, ref.end];
   const [first, second, ...rest] = ref.path;
@@ -131,11 +132,19 @@ function checkRef(
     case "item":
       if (!node.forEach || site.role === "items") out.report("PS132", file, range);
       return;
+    case "secrets": {
+      const name = first === undefined ? undefined : String(first);
+      if (name !== undefined && secrets.has(name)) return;
+      const listed = secrets.size ? `the secrets listed under secrets: (${[...secrets].join(", ")})` : "no secrets: list the variable under secrets: first";
+      const hint = name !== undefined ? didYouMean(name, secrets) : undefined;
+      out.report("PS133", file, range, { name: name === undefined ? "secrets" : `secrets.${name}`, allowed: listed }, hint ? { hint } : {});
+      return;
+    }
     case "run":
       if (first !== undefined && first !== "id") out.report("PS133", file, range, { name: `run.${String(first)}`, allowed: "run.id" });
       return;
     default: {
-      const hint = didYouMean(ref.root, ["inputs", "steps", "run", "output", "item"]);
+      const hint = didYouMean(ref.root, ["inputs", "secrets", "steps", "run", "output", "item"]);
       out.report("PS133", file, range, { name: ref.root, allowed: ROOTS }, hint ? { hint } : {});
     }
   }

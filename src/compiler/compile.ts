@@ -150,7 +150,8 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     n.span.file = lastShown;
   }
   const provisional = { nodes, order } as unknown as PlanIR;
-  checkReferences(built, new PlanGraph(provisional), new Set(Object.keys(inputs)), out);
+  const secrets = Array.isArray(data.secrets) ? data.secrets.map(String) : [];
+  checkReferences(built, new PlanGraph(provisional), new Set(Object.keys(inputs)), out, new Set(secrets));
 
   const ir: Omit<PlanIR, "planHash"> = {
     irVersion: IR_VERSION,
@@ -159,6 +160,7 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     deliverables: Array.isArray(data.deliverables) ? data.deliverables.map(String) : [],
     source: { file: displayPath(doc.file, cwd) } as PlanIR["source"],
     inputs,
+    ...(secrets.length > 0 ? { secrets } : {}),
     tools: resolved.tools,
     limits: compileLimits(data),
     hypotheses,
@@ -191,6 +193,8 @@ function compileInputs(doc: SourceDoc, data: Obj, out: Collector): PlanIR["input
   for (const [name, raw] of Object.entries((data.inputs ?? {}) as Record<string, Obj>)) {
     const spec: InputSpec = { type: raw.type as InputType, required: !("default" in raw) };
     if (typeof raw.description === "string") spec.description = raw.description;
+    if (raw.secret === true) spec.secret = true;
+    if (typeof raw.env === "string") spec.env = raw.env;
     if ("default" in raw) {
       if (!fitsType(raw.default, spec.type)) {
         out.report("PS142", doc.file, doc.rangeOf(["inputs", name, "default"]), { name, expected: spec.type, actual: jsonType(raw.default) });

@@ -4,7 +4,7 @@
  * (or a process resumed after SIGKILL or power loss) sees the old or the new file,
  * never a torn one.
  */
-import { closeSync, fdatasyncSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fdatasyncSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 
@@ -37,9 +37,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, durable
   try {
     writeAll(fd, data);
     if (durable) fdatasyncSync(fd);
-  } finally {
+  } catch (err) {
+    // A half-written temp file would hold the space a full disk needs back; name the target in the error.
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    (err as { path?: string }).path ??= file;
+    throw err;
   }
+  closeSync(fd);
   renameSync(tmp, file);
   if (durable) {
     if (dirFd !== undefined) fsyncSync(dirFd);

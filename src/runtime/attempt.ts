@@ -10,7 +10,8 @@ import { evaluateCriteria, type Judge } from "./criteria.js";
 import type { Gateway } from "./gateway.js";
 import { outputSchemaError } from "./output-schema.js";
 import { StepTimeoutError } from "./retry.js";
-import { runStepBody } from "./step.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
+import { PermanentStepError, runStepBody } from "./step.js";
 import type { ArtifactRef, NodeState, Store } from "./store.js";
 
 export type AttemptResult =
@@ -28,6 +29,8 @@ export interface AttemptInput {
   runSignal: AbortSignal;
   trace: (id: string) => NodeState | undefined;
   emit: (type: string, data: Record<string, unknown>) => void;
+  /** The largest output the step may return, in bytes (default 16 MiB). */
+  maxOutputBytes?: number;
 }
 
 /** Runs one attempt; never throws (failures come back as `{ kind: "error" }`). */
@@ -51,24 +54,61 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     }
     const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
     const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key };
+    const started = performance.now();
     const output = await runStepBody(node, a.env, gateway, cc);
     clearTimeout(timer);
+    // A tool that blocks the event loop keeps the timer from firing: judge by the clock.
+    if (node.timeoutMs !== undefined && performance.now() - started > node.timeoutMs) throw new StepTimeoutError(node.id, node.timeoutMs);
+    const max = a.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const size = jsonSize(output, max);
+    if (size > max) {
+      throw new PermanentStepError(`the output of step "${node.id}" is more than ${formatSize(max)} (the per-step limit; raise it with --max-output-size)`);
+    }
     const schemaError = await outputSchemaError(node, output);
     if (schemaError) throw new Error(schemaError);
     const judge: Judge | undefined = gateway.has("judge")
-      ? async (criterion, out) => normaliseVerdict(await gateway.call("judge", { criterion, output: out, step: node.id, goal: node.goal }, cc, true))
+      ? async (criterion, out) => normaliseVerdict(await gateway.call("judge", { criterion, output: out, step: node.id, goal: node.goal }, cc))
       : undefined;
     const verdict = await evaluateCriteria(node, output, a.env, a.state, a.trace, judge);
     if (verdict.ok === false) throw new Error(verdict.error);
     // Durable when keyed: the idempotency record must never point at a lost artifact.
-    const art = await store.putArtifact(output, a.key !== undefined);
-    if (a.key !== undefined) await store.recordIdempotency(a.key, art.ref);
+    const art = await stored(() => store.putArtifact(output, a.key !== undefined));
+    const key = a.key;
+    if (key !== undefined) await stored(() => store.recordIdempotency(key, art.ref));
     if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
     return { kind: "ok", output, art, adopted: false };
   } catch (error) {
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * The store could not keep a result (disk full, permission denied). Not the step's
+ * failure: the session stops with the step still `running`, so resume treats it as
+ * interrupted (re-run if it reads, held for a person if it wrote) instead of retrying it.
+ */
+export class StorageError extends Error {
+  readonly code: string;
+  readonly syscall?: string;
+  readonly path?: string;
+  constructor(cause: Error & { code: string; syscall?: string; path?: string }) {
+    super(cause.message);
+    this.name = "StorageError";
+    this.code = cause.code;
+    this.syscall = cause.syscall;
+    this.path = cause.path;
+  }
+}
+
+async function stored<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) throw new StorageError(err as Error & { code: string });
+    throw err;
   }
 }
 

@@ -8,6 +8,8 @@ import type { EvalEnv } from "../compiler/expr/index.js";
 
 export interface OutputSource {
   inputs: Record<string, unknown>;
+  /** Values of the plan's `secrets:` (absent where only keys are re-evaluated). */
+  secrets?: Record<string, string>;
   runId: string;
   status(id: string): string | undefined;
   output(id: string): Promise<unknown>;
@@ -20,5 +22,5 @@ export async function envFor(node: IRNode, src: OutputSource): Promise<EvalEnv> 
     const status = src.status(id);
     steps[id] = { output: status === "done" ? await src.output(id) : null, status };
   }
-  return { inputs: src.inputs, steps, run: { id: src.runId } };
+  return { inputs: src.inputs, ...(src.secrets ? { secrets: src.secrets } : {}), steps, run: { id: src.runId } };
 }

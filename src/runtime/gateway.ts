@@ -2,7 +2,8 @@
  * The tool gateway (sandbox): every tool call of a step goes through `call`, which
  * refuses a tool outside the step's `tool`/`allowed_tools` or above the step's risk
  * (recorded as a `violation` event, never executed), enforces `max_tool_calls`, and logs
- * the call with secrets redacted.
+ * the call with argument fields named like secrets hidden (secret values are scrubbed
+ * where events are written: redacting-store.ts).
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
 import { redact } from "./redact.js";
@@ -41,7 +42,6 @@ export class Gateway {
     private readonly emit: (type: string, data: Record<string, unknown>) => void,
     private readonly state: RunState,
     private readonly workspace: string,
-    private readonly secrets: readonly string[],
   ) {}
 
   has(name: string): boolean {
@@ -53,21 +53,21 @@ export class Gateway {
     throw new ViolationError(`step "${node.id}" may not call tool "${tool}": ${reason}`);
   }
 
-  /** Calls `tool` for a step after the sandbox checks; `system` calls (the judge) skip the allowed-tools check. */
-  async call(tool: string, args: Record<string, unknown>, cc: CallContext, system = false): Promise<unknown> {
+  /**
+   * Calls `tool` for a step after the sandbox checks. Every caller goes through them,
+   * the runtime's own `judge` included: a tool module can register any name.
+   */
+  async call(tool: string, args: Record<string, unknown>, cc: CallContext): Promise<unknown> {
     const { node } = cc;
     const impl = this.registry.get(tool);
-    if (!system) {
-      if (!node.allowedTools.includes(tool)) {
-        this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
-      }
-      if (!impl) this.violation(node, tool, "no such tool");
-      const risk = effectiveRisk(this.plan, tool, impl);
-      if (riskRank(risk) > riskRank(node.risk)) {
-        this.violation(node, tool, `the tool's risk ${risk} is above the step's risk ${node.risk}`);
-      }
+    if (!node.allowedTools.includes(tool)) {
+      this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
     }
-    if (!impl) throw new ViolationError(`no tool "${tool}"`);
+    if (!impl) return this.violation(node, tool, "no such tool");
+    const risk = effectiveRisk(this.plan, tool, impl);
+    if (riskRank(risk) > riskRank(node.risk)) {
+      this.violation(node, tool, `the tool's risk ${risk} is above the step's risk ${node.risk}`);
+    }
     const max = this.plan.limits.maxToolCalls;
     if (max !== undefined && this.state.budget.toolCalls >= max) {
       this.emit("limit", { node: node.id, limit: "max_tool_calls", value: max });
@@ -85,7 +85,7 @@ export class Gateway {
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();
-    this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, this.secrets) });
+    this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, []) });
     try {
       const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.signal);
       this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });
@@ -98,7 +98,7 @@ export class Gateway {
         tool,
         ok: false,
         ms: Math.round(performance.now() - started),
-        error: redact(error, this.secrets),
+        error,
       });
       if (err instanceof PathEscapeError) throw new ViolationError(`step "${node.id}": ${err.message}`);
       throw err;

@@ -1,16 +1,23 @@
 /**
- * Secret redaction for everything written to events: values of arguments whose names
- * look secret, and any occurrence of the value of a secret-looking environment variable.
+ * Secret redaction. `Scrubber` holds the secret values of a session (declared secret
+ * inputs, the plan's `secrets:`, secret-looking environment variables) with their common
+ * encodings, and replaces every occurrence in text and values; the redacting store
+ * (redacting-store.ts) applies it to everything a run writes.
  */
+import { createHash } from "node:crypto";
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 export const REDACTED = "[redacted]";
 
-/** Collects the values of secret-looking environment variables (long enough to be worth hiding). */
+/**
+ * Collects the values of secret-looking environment variables. A guess by name, so only
+ * values that look like credentials count: 8 characters or more and not a plain number
+ * or boolean (`AUTH_ENABLED=true` must not scrub every "true" from a run's outputs).
+ */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (v && v.length >= 4 && SECRET_NAME.test(k)) out.push(v);
+    if (v && v.length >= 8 && SECRET_NAME.test(k) && !/^(\d+|true|false|yes|no)$/i.test(v)) out.push(v);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
@@ -23,16 +30,80 @@ export function isSecretName(name: string): boolean {
 
 /** A deep copy of `value` with secret fields and secret substrings replaced. */
 export function redact(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") {
-    let s = value;
-    for (const secret of secrets) if (s.includes(secret)) s = s.split(secret).join(REDACTED);
+  return new Scrubber(secrets, { encodings: false }).fields(value);
+}
+
+/** A short, stable fingerprint of a secret: enough to tell a changed value, not to recover it (for high-entropy secrets). */
+export function fingerprint(value: string): string {
+  return `sha256:${createHash("sha256").update(`planspec-secret\0${value}`).digest("hex").slice(0, 16)}`;
+}
+
+/** The forms a secret is searched in: as is, URL-encoded, base64, base64url and JSON-escaped. */
+function encodings(secret: string): string[] {
+  const b = Buffer.from(secret, "utf8");
+  return [secret, encodeURIComponent(secret), b.toString("base64"), b.toString("base64url"), JSON.stringify(secret).slice(1, -1)];
+}
+
+export class Scrubber {
+  /** Every form of every secret, longest first so a secret containing another is replaced whole. */
+  private readonly needles: string[];
+  private readonly tags = new Map<string, string>();
+
+  constructor(secrets: Iterable<string>, opts: { encodings?: boolean } = {}) {
+    const set = new Set<string>();
+    for (const s of secrets) {
+      if (s === "") continue;
+      for (const form of opts.encodings === false ? [s] : encodings(s)) {
+        // An encoding shorter than 4 characters would scrub ordinary text.
+        if (form === s || form.length >= 4) {
+          set.add(form);
+          this.tags.set(form, `[secret ${fingerprint(s)}]`);
+        }
+      }
+    }
+    this.needles = [...set].sort((a, b) => b.length - a.length);
+  }
+
+  get empty(): boolean {
+    return this.needles.length === 0;
+  }
+
+  /** `text` with every secret (in any of its forms) replaced by `[redacted]`. */
+  text(text: string): string {
+    let s = text;
+    for (const n of this.needles) if (s.includes(n)) s = s.split(n).join(REDACTED);
     return s;
   }
-  if (Array.isArray(value)) return value.map((v) => redact(v, secrets));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) ? REDACTED : redact(v, secrets);
-    return out;
+
+  /** `text` with each secret replaced by its fingerprint: distinct secrets stay distinct (idempotency keys). */
+  tagged(text: string): string {
+    let s = text;
+    for (const n of this.needles) if (s.includes(n)) s = s.split(n).join(this.tags.get(n)!);
+    return s;
   }
-  return value;
+
+  /** A deep copy of `value` with secrets replaced in every string (keys included); other values kept. */
+  value(value: unknown): unknown {
+    if (this.empty) return value;
+    return this.walk(value, false);
+  }
+
+  /** Like `value`, and fields whose names look secret (`token`, `api_key`) are hidden whole (event data). */
+  fields(value: unknown): unknown {
+    return this.walk(value, true);
+  }
+
+  private walk(value: unknown, byName: boolean): unknown {
+    if (typeof value === "string") return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.walk(v, byName));
+    if (value !== null && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        // defineProperty: a "__proto__" key from parsed JSON stays a key, not a prototype.
+        Object.defineProperty(out, this.text(k), { value: byName && isSecretName(k) ? REDACTED : this.walk(v, byName), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return value;
+  }
 }

@@ -4,13 +4,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore } from "./file-store.js";
 import { Gateway } from "./gateway.js";
 import { InputError, resolveInputs } from "./inputs.js";
-import { loadState } from "./migrations.js";
-import { secretValues } from "./redact.js";
+import { loadState, StateError } from "./migrations.js";
+import type { Scrubber } from "./redact.js";
+import { redactingStore } from "./redacting-store.js";
+import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
@@ -21,6 +23,8 @@ import type { ToolImpl } from "./tools/types.js";
 
 export interface SessionOptions {
   concurrency?: number;
+  /** The per-step output limit in bytes; on resume it replaces the recorded one. */
+  maxOutputBytes?: number;
   env?: NodeJS.ProcessEnv;
   /** Sees every event this session appends (progress display). */
   onEvent?: (e: RunEvent) => void;
@@ -59,6 +63,11 @@ export interface SessionResult {
   migratedFrom?: number;
 }
 
+/** The outcome as the caller prints it: its reason may quote a tool's error. */
+function scrubbed(outcome: RunOutcome, scrub: Scrubber): RunOutcome {
+  return outcome.reason === undefined ? outcome : { ...outcome, reason: scrub.text(outcome.reason) };
+}
+
 /** A new run id: the plan name, a UTC timestamp and a random suffix. */
 export function newRunId(planName: string): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
@@ -72,7 +81,14 @@ export function runsRoot(cwd: string): string {
 
 function emitter(store: Store, onEvent?: (e: RunEvent) => void) {
   return (type: string, data: Record<string, unknown>) => {
-    const e = store.appendEvent(type, data);
+    let e: RunEvent;
+    try {
+      e = store.appendEvent(type, data);
+    } catch (err) {
+      // A failed write(2) names no file: name the log, so the one-line error can.
+      if (typeof (err as { code?: unknown }).code === "string") (err as { path?: string }).path ??= placeOf(store, "events.jsonl");
+      throw err;
+    }
     onEvent?.(e);
   };
 }
@@ -138,7 +154,9 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const dir = opts.runDir ? resolve(opts.cwd, opts.runDir) : resolve(runsRoot(opts.cwd), runId);
   const workspace = resolve(opts.cwd, opts.workspace ?? ".");
   if (!existsSync(workspace)) throw new InputError(`workspace ${workspace} does not exist`);
-  const inputs = resolveInputs(opts.plan, opts.inputs);
+  const env = opts.env ?? process.env;
+  const inputs = resolveInputs(opts.plan, withEnvInputs(opts.plan, opts.inputs, env));
+  const secrets = planSecrets(opts.plan, env);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env);
   const { registry } = tools;
@@ -152,6 +170,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     store = new FileStore(dir, runId);
   }
   instrument(store, opts.afterStateWrite);
+  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
+  const sink = redactingStore(store, opts.plan, scrub);
   await store.lock();
   try {
     const state = newRunState(opts.plan, runId, inputs);
@@ -160,13 +180,14 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       workspace: realpathSync(workspace),
       concurrency: opts.concurrency ?? 4,
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
+      ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
     };
-    await store.create(opts.plan, config, state);
-    const emit = emitter(store, opts.onEvent);
+    await sink.create(opts.plan, config, state);
+    const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
-    const outcome = await new Scheduler(opts.plan, state, store, gateway, { concurrency: config.concurrency, emit }).run();
-    return { runId, dir: opts.store ? store.location : dir, outcome };
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace);
+    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
+    return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
     await store.unlock();
@@ -187,10 +208,43 @@ export function openRun(dir: string): FileStore {
   return new FileStore(dir, basename(dir));
 }
 
+/** Where a run keeps `name`, for messages: the file in a run directory, else the store and run. */
+function placeOf(store: Store, name: string): string {
+  return store instanceof FileStore ? join(store.dir, name) : `${name} of run ${store.runId} in ${store.location}`;
+}
+
+/**
+ * Reads one of a run's documents; a file that is not JSON (or not the document) is a
+ * one-line StateError naming it. The parser's message is not kept: it quotes the content.
+ */
+async function readDocument<T>(store: Store, name: string, read: () => Promise<T>, valid: (v: T) => boolean): Promise<T> {
+  let value: T;
+  try {
+    value = await read();
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new StateError(`${placeOf(store, name)} is not valid JSON (the file is corrupt): restore it from a backup or start the run again`);
+  }
+  if (!valid(value)) throw new StateError(`${placeOf(store, name)} does not hold a run's ${name.replace(/\.json$/, "")}: restore it from a backup or start the run again`);
+  return value;
+}
+
+const isObject = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
+
 /** Loads, migrates and validates a run's state and its current plan. */
 export async function loadRun(store: Store): Promise<{ state: RunState; plan: PlanIR; migratedFrom?: number }> {
-  const { state, migratedFrom } = await loadState(await store.readStateRaw());
-  const plan = await store.readPlan(state.revision);
+  const raw = await readDocument(store, "state.json", () => store.readStateRaw(), isObject);
+  let loaded: Awaited<ReturnType<typeof loadState>>;
+  try {
+    loaded = await loadState(raw);
+  } catch (err) {
+    if (!(err instanceof StateError)) throw err;
+    const broken = /invalid|not an object/.test(err.message) ? "; restore it from a backup or start the run again" : "";
+    throw new StateError(`${err.message.replace(/^state\.json/, placeOf(store, "state.json"))}${broken}`);
+  }
+  const { state, migratedFrom } = loaded;
+  const planName = state.revision === 0 ? "plan.ir.json" : join("revisions", `${state.revision}.ir.json`);
+  const plan = await readDocument(store, planName, () => store.readPlan(state.revision), (p) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes));
   if (plan.planHash !== state.planHash) {
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
   }
@@ -206,34 +260,42 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   let tools: SessionTools | undefined;
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
-    const config = await store.readConfig();
+    const env = opts.env ?? process.env;
+    // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
+    const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
+    requireSecretInputs(plan, state.inputs, given);
+    const secrets = planSecrets(plan, env);
+    const config = await readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
     const modules = opts.toolModules ?? config.toolModules;
     tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env);
     const { registry } = tools;
-    const emit = emitter(store, opts.onEvent);
     let changed: Set<string> | undefined;
-    if (opts.inputs && Object.keys(opts.inputs).length > 0) {
-      const merged = resolveInputs(plan, { ...state.inputs, ...opts.inputs });
-      changed = new Set(Object.keys(merged).filter((k) => JSON.stringify(merged[k]) !== JSON.stringify(state.inputs[k])));
+    if (Object.keys(given).length > 0) {
+      const merged = resolveInputs(plan, { ...state.inputs, ...given });
+      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k]) !== comparable(plan, k, state.inputs[k])));
       state.inputs = merged;
     }
+    const scrub = sessionScrubber(plan, state.inputs, secrets, env);
+    const sink = redactingStore(store, plan, scrub);
+    const emit = emitter(sink, opts.onEvent);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
-    const report = await checkForResume(plan, state, store, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
+    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) return { ...base, outcome: { status: "done" } };
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
       state.status = "paused";
       state.reason = `interrupted during ${list}: it may have had side effects; check, then resume with --rerun-interrupted`;
-      await store.writeState(state);
+      await sink.writeState(state);
       emit("run.paused", { status: "paused", reason: state.reason });
       await store.syncEvents();
       return { ...base, outcome: { status: "paused", reason: state.reason } };
     }
-    await store.writeState(state);
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace, secretValues(opts.env ?? process.env));
-    const outcome = await new Scheduler(plan, state, store, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit }).run();
-    return { ...base, outcome };
+    await sink.writeState(state);
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace);
+    const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
+    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
+    return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();
     await store.unlock();

@@ -7,7 +7,7 @@
  */
 import type { IRNode, PlanIR } from "../ir.js";
 import type { EvalEnv } from "../compiler/expr/index.js";
-import { runAttempt, type AttemptResult } from "./attempt.js";
+import { runAttempt, StorageError, type AttemptResult } from "./attempt.js";
 import { envFor, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
@@ -20,6 +20,10 @@ export interface SchedulerOptions {
   concurrency: number;
   /** Called for every event this process appends (progress display). */
   emit: (type: string, data: Record<string, unknown>) => void;
+  /** The per-step output limit in bytes. */
+  maxOutputBytes?: number;
+  /** Values of the plan's `secrets:`, for expressions. */
+  secrets?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -55,6 +59,7 @@ export class Scheduler implements OutputSource {
   private readonly sessionStart = Date.now();
   private readonly elapsedBefore: number;
   readonly inputs: Record<string, unknown>;
+  readonly secrets: Record<string, string>;
   readonly runId: string;
 
   constructor(
@@ -65,6 +70,7 @@ export class Scheduler implements OutputSource {
     private readonly opts: SchedulerOptions,
   ) {
     this.inputs = state.inputs;
+    this.secrets = opts.secrets ?? {};
     this.runId = state.runId;
     this.elapsedBefore = state.budget.elapsedMs;
     const byId = new Map<string, number>();
@@ -190,6 +196,8 @@ export class Scheduler implements OutputSource {
       }
     } finally {
       if (runTimer) clearTimeout(runTimer);
+      // Calls still hanging (a timed-out tool that ignores its signal) are told the run is over.
+      if (!this.runAbort.signal.aborted) this.runAbort.abort(new LimitError("the run ended"));
     }
     const outcome = this.outcome();
     this.state.status = outcome.status;
@@ -302,6 +310,7 @@ export class Scheduler implements OutputSource {
       runSignal: this.runAbort.signal,
       trace: (id) => this.state.nodes[id],
       emit: this.opts.emit,
+      ...(this.opts.maxOutputBytes !== undefined ? { maxOutputBytes: this.opts.maxOutputBytes } : {}),
     });
     this.complete({ i: l.i, ...result });
   }
@@ -339,6 +348,8 @@ export class Scheduler implements OutputSource {
   }
 
   private fail(i: number, err: unknown): void {
+    // The run's own storage failed: stop the session; the step stays running for resume.
+    if (err instanceof StorageError) throw err;
     const node = this.nodes[i]!;
     const st = this.ns(i);
     const aborted = this.runAbort.signal.aborted;

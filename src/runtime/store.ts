@@ -80,6 +80,8 @@ export interface RunConfig {
   workspace: string;
   concurrency: number;
   planFile?: string;
+  /** The per-step output limit in bytes (`--max-output-size`); absent: the default 16 MiB. */
+  maxOutputBytes?: number;
 }
 
 export interface RunEvent {

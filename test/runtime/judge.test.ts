@@ -38,7 +38,9 @@ describe("judge criteria", () => {
     const ws = tempDir();
     const tools = writeFile(ws, "tools.mjs", TEST_TOOLS);
     const judge = writeFile(ws, "judge.mjs", `export default { judge: { risk: "read", run: (a) => ({ pass: a.output.text !== "all good", reason: "too vague" }) } };`);
-    const r = await startRun({ plan: plan(PLAN), cwd: ws, inputs: {}, toolModules: [tools, judge], runDir: "run" });
+    // The step grants the judge: it is called through the gateway like any tool (test/security/gateway.test.ts).
+    const granted = PLAN.replace("tools: { echo: { risk: read } }", "tools: { echo: { risk: read }, judge: { risk: read } }").replace("    tool: echo\n    with", "    tool: echo\n    allowed_tools: [echo, judge]\n    with");
+    const r = await startRun({ plan: plan(granted), cwd: ws, inputs: {}, toolModules: [tools, judge], runDir: "run" });
     expect(r.outcome.status).toBe("failed");
     expect(readState(r.dir).nodes.draft!.lastError).toBe("judge: not met: the summary is clear to a non-expert (too vague)");
   });

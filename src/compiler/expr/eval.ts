@@ -28,6 +28,8 @@ import { deepEqual, isPlainObject, toText, typeName } from "./values.js";
 
 export interface EvalEnv {
   inputs?: Record<string, unknown>;
+  /** Values of the plan's `secrets:` (environment variables), by name. */
+  secrets?: Record<string, unknown>;
   steps?: Record<string, { output?: unknown; status?: string }>;
   output?: unknown;
   run?: { id: string; [k: string]: unknown };
@@ -41,7 +43,7 @@ export function truthy(v: unknown): boolean {
   return true;
 }
 
-const ROOTS = new Set(["inputs", "steps", "output", "run", "item"]);
+const ROOTS = new Set(["inputs", "secrets", "steps", "output", "run", "item"]);
 
 function get(obj: unknown, key: unknown): unknown {
   if (Array.isArray(obj)) {

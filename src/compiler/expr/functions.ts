@@ -100,10 +100,26 @@ function str(fn: string, v: unknown, fail: (m: string) => never): string {
   return v;
 }
 
+/** Characters (code points) of a string, counted in place: `[...s]` would build an array of the whole string. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 const impls: Record<string, Impl> = {
   len: ([x], fail) => {
     if (x === null || x === undefined) return 0;
-    if (typeof x === "string") return [...x].length;
+    if (typeof x === "string") return codePoints(x);
     if (Array.isArray(x)) return x.length;
     if (isPlainObject(x)) return Object.keys(x).length;
     return fail(`len() needs a string, list or object, got ${typeName(x)}`);

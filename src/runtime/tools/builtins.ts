@@ -4,11 +4,9 @@
  * talking to the network (`http.request`, whatever the method) is `external`.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readFile, readdir, writeFile, appendFile } from "node:fs/promises";
-import { dirname, relative } from "node:path";
 import { parseCsv, toRecords } from "./csv.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
-import { confine } from "./workspace.js";
+import { confinedDir, listConfined, readConfined, writeConfined } from "./workspace.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -22,8 +20,7 @@ const fsRead: ToolImpl = {
   risk: "read",
   description: "Read a text file in the workspace: { path } -> { path, content, bytes }",
   async run(args, ctx) {
-    const file = confine(ctx.workspace, args.path);
-    const content = await readFile(file, { encoding: "utf8", signal: ctx.signal });
+    const content = await readConfined(ctx.workspace, args.path, ctx.signal);
     return { path: str(args, "path", "fs.read"), content, bytes: Buffer.byteLength(content) };
   },
 };
@@ -33,8 +30,7 @@ const fsList: ToolImpl = {
   description: "List a directory in the workspace: { path? } -> { path, entries: [{ name, type }] }",
   async run(args, ctx) {
     const path = typeof args.path === "string" ? args.path : ".";
-    const dir = confine(ctx.workspace, path);
-    const entries = (await readdir(dir, { withFileTypes: true }))
+    const entries = (await listConfined(ctx.workspace, path))
       .map((e) => ({ name: e.name, type: e.isDirectory() ? "dir" : e.isFile() ? "file" : "other" }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { path, entries };
@@ -45,12 +41,9 @@ const fsWrite: ToolImpl = {
   risk: "write",
   description: "Write (or append to) a file in the workspace: { path, content, append? } -> { path, bytes }",
   async run(args, ctx) {
-    const file = confine(ctx.workspace, args.path);
     const content = typeof args.content === "string" ? args.content : JSON.stringify(args.content ?? null, null, 2);
-    await mkdir(dirname(file), { recursive: true });
-    if (args.append === true) await appendFile(file, content);
-    else await writeFile(file, content, { signal: ctx.signal });
-    return { path: relative(ctx.workspace, file), bytes: Buffer.byteLength(content) };
+    const path = await writeConfined(ctx.workspace, args.path, content, args.append === true);
+    return { path, bytes: Buffer.byteLength(content) };
   },
 };
 
@@ -58,8 +51,7 @@ const csvRead: ToolImpl = {
   risk: "read",
   description: "Read a CSV file (RFC 4180, first row is the header): { path, delimiter? } -> { path, header, rows, records }",
   async run(args, ctx) {
-    const file = confine(ctx.workspace, args.path);
-    const text = await readFile(file, { encoding: "utf8", signal: ctx.signal });
+    const text = await readConfined(ctx.workspace, args.path, ctx.signal);
     const delimiter = typeof args.delimiter === "string" ? args.delimiter : ",";
     let parsed: ReturnType<typeof toRecords>;
     try {
@@ -74,10 +66,11 @@ const csvRead: ToolImpl = {
 const exec: ToolImpl = {
   risk: "write",
   description: "Run a program in the workspace: { command, args?, cwd?, env? } -> { exitCode, stdout, stderr }; without args the command goes through the shell",
-  run(args, ctx: ToolContext) {
+  async run(args, ctx: ToolContext) {
     const command = str(args, "command", "exec");
     const argv = Array.isArray(args.args) ? args.args.map(String) : undefined;
-    const cwd = confine(ctx.workspace, typeof args.cwd === "string" ? args.cwd : ".");
+    // The program can reach anything a shell can (hence risk write); its start directory is still checked.
+    const cwd = await confinedDir(ctx.workspace, typeof args.cwd === "string" ? args.cwd : ".");
     const env = { ...process.env, ...((args.env as Record<string, string> | undefined) ?? {}) };
     return new Promise((resolve, reject) => {
       const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
@@ -147,7 +140,7 @@ const templateRender: ToolImpl = {
   async run(args, ctx) {
     let template: string;
     if (typeof args.template === "string") template = args.template;
-    else if (typeof args.path === "string") template = await readFile(confine(ctx.workspace, args.path), "utf8");
+    else if (typeof args.path === "string") template = await readConfined(ctx.workspace, args.path, ctx.signal);
     else throw new ToolError('template.render: give "template" (text) or "path" (a file in the workspace)');
     return renderTemplate(template, args.values ?? {});
   },

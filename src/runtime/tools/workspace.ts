@@ -1,29 +1,210 @@
-/** Confines file paths to the workspace: traversal (`..`, absolute paths, symlinks out) is refused. */
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+/**
+ * Confinement of file paths to the workspace, with check and use as one step: a file or
+ * directory is opened first and what was opened is verified (its real path, read from
+ * the descriptor), so a symlink swapped between a check and the use cannot lead out.
+ * Writes go to a temp file in a verified directory and are renamed into place: nothing
+ * is written through a symlink. Paths through symlinks that dangle or lead out of the
+ * workspace are refused, as are `..` and absolute paths outside it.
+ *
+ * Directory-relative operations use `/proc/self/fd/<fd>/<name>` (Linux's openat by
+ * path); without /proc the descriptor's path is checked by device and inode instead.
+ */
+import { constants, existsSync, fstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import type { Dirent } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ToolError } from "./types.js";
 
 /** Thrown when a path leaves the workspace; the gateway records it as a violation. */
 export class PathEscapeError extends Error {
-  constructor(readonly path: string) {
-    super(`path "${path}" is outside the workspace`);
+  constructor(
+    readonly path: string,
+    why = "is outside the workspace",
+  ) {
+    super(`path "${path}" ${why}`);
     this.name = "PathEscapeError";
   }
 }
 
+const PROC = existsSync("/proc/self/fd");
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+
 function inside(root: string, p: string): boolean {
   const rel = relative(root, p);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** Resolves `p` against the workspace and throws `PathEscapeError` if the result (after symlinks) is outside it. */
-export function confine(workspace: string, p: unknown): string {
-  if (typeof p !== "string" || p === "") throw new PathEscapeError(String(p));
-  const root = realpathSync(workspace);
+function rootOf(workspace: string): string {
+  return realpathSync(workspace);
+}
+
+/** The workspace-relative path `p` names, refused when it leaves the workspace on its face (`..`, absolute). */
+function lexical(root: string, p: unknown): string {
+  if (typeof p !== "string" || p === "" || p.includes("\0")) throw new PathEscapeError(String(p), "is not a usable path");
   const abs = resolve(root, p);
   if (!inside(root, abs)) throw new PathEscapeError(p);
-  // Follow symlinks on the deepest existing ancestor: a link inside may point outside.
-  let probe = abs;
-  while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
-  if (!inside(root, realpathSync(probe))) throw new PathEscapeError(p);
   return abs;
+}
+
+/** The real path of what `handle` has open. */
+function openedPath(handle: FileHandle, opened: string): string {
+  if (PROC) return readlinkSync(`/proc/self/fd/${handle.fd}`);
+  // No /proc: the path is only trusted when it still names the very file we hold.
+  const real = realpathSync(opened);
+  const a = fstatSync(handle.fd);
+  const b = statSync(real);
+  if (a.dev !== b.dev || a.ino !== b.ino) throw new PathEscapeError(opened, "changed while it was opened");
+  return real;
+}
+
+/** Opens `abs` (following symlinks) and verifies that what was opened is in the workspace. */
+async function openVerified(root: string, p: string, abs: string, flags: number): Promise<{ handle: FileHandle; real: string }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(abs, flags);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" && (await danglingLink(root, abs))) throw new PathEscapeError(p, "goes through a dangling symlink");
+    throw err;
+  }
+  try {
+    const real = openedPath(handle, abs);
+    if (!inside(root, real)) throw new PathEscapeError(p);
+    return { handle, real };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** Whether some component of `abs` below the root is a symlink that leads nowhere. */
+async function danglingLink(root: string, abs: string): Promise<boolean> {
+  for (let cur = abs; inside(root, cur) && cur !== root; cur = dirname(cur)) {
+    const st = await lstat(cur).catch(() => undefined);
+    if (st?.isSymbolicLink()) return (await realpath(cur).catch(() => undefined)) === undefined;
+  }
+  return false;
+}
+
+/** Reads a text file of the workspace. */
+export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal): Promise<string> {
+  const root = rootOf(workspace);
+  const abs = lexical(root, p);
+  // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the run.
+  const { handle } = await openVerified(root, p as string, abs, O_RDONLY | O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+    return await handle.readFile({ encoding: "utf8", signal });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Lists a directory of the workspace. */
+export async function listConfined(workspace: string, p: unknown): Promise<Dirent[]> {
+  const root = rootOf(workspace);
+  const abs = lexical(root, p);
+  const { handle, real } = await openVerified(root, p as string, abs, O_RDONLY | O_DIRECTORY);
+  try {
+    return await readdir(PROC ? `/proc/self/fd/${handle.fd}` : real, { withFileTypes: true });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The real path of a directory of the workspace, verified after opening it (for a child's cwd). */
+export async function confinedDir(workspace: string, p: unknown): Promise<string> {
+  const root = rootOf(workspace);
+  const { handle, real } = await openVerified(root, p as string, lexical(root, p), O_RDONLY | O_DIRECTORY);
+  await handle.close();
+  return real;
+}
+
+/** A directory held open and verified: names inside it resolve against the descriptor, not a path. */
+interface HeldDir {
+  handle: FileHandle;
+  real: string;
+}
+
+function at(dir: HeldDir, name: string): string {
+  return PROC ? `/proc/self/fd/${dir.handle.fd}/${name}` : join(dir.real, name);
+}
+
+/** Opens (creating as needed) the directory `rel` below the root, one verified component at a time. */
+async function holdDir(root: string, p: string, rel: string): Promise<HeldDir> {
+  let cur: HeldDir = await openVerified(root, p, root, O_RDONLY | O_DIRECTORY);
+  try {
+    for (const name of rel.split(sep).filter((c) => c !== "" && c !== ".")) {
+      const next = at(cur, name);
+      let held: HeldDir;
+      try {
+        held = await openVerified(root, p, next, O_RDONLY | O_DIRECTORY);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+        // mkdir does not follow a final symlink: a dangling one makes it fail, and is refused.
+        await mkdir(next).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== "EEXIST") throw e;
+        });
+        if ((await lstat(next)).isSymbolicLink()) throw new PathEscapeError(p, "goes through a dangling symlink");
+        held = await openVerified(root, p, next, O_RDONLY | O_DIRECTORY);
+      }
+      await cur.handle.close();
+      cur = held;
+    }
+    return cur;
+  } catch (err) {
+    await cur.handle.close().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Writes (or appends to) a file of the workspace; returns its workspace-relative path.
+ * A symlink as the last component is followed only to a target inside the workspace,
+ * and then the target is written, never the link's destination as found later.
+ */
+export async function writeConfined(workspace: string, p: unknown, content: string, append: boolean, hops = 0): Promise<string> {
+  const root = rootOf(workspace);
+  const abs = lexical(root, p);
+  if (abs === root) throw new PathEscapeError(p as string, "is the workspace itself");
+  const dir = await holdDir(root, p as string, relative(root, dirname(abs)));
+  try {
+    const name = basename(abs);
+    const target = at(dir, name);
+    const existing = await lstat(target).catch(() => undefined);
+    if (existing?.isSymbolicLink()) {
+      const real = await realpath(target).catch(() => undefined);
+      if (real === undefined) throw new PathEscapeError(p as string, "is a dangling symlink");
+      if (!inside(root, real)) throw new PathEscapeError(p as string);
+      if (hops > 0) throw new PathEscapeError(p as string, "changed while it was written");
+      return await writeConfined(workspace, relative(root, real), content, append, hops + 1);
+    }
+    if (append) {
+      // O_NOFOLLOW: a link planted since the lstat above is refused, not written through.
+      const handle = await open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644).catch((e: NodeJS.ErrnoException) => {
+        throw e.code === "ELOOP" ? new PathEscapeError(p as string, "changed while it was written") : e;
+      });
+      try {
+        await handle.writeFile(content);
+      } finally {
+        await handle.close();
+      }
+    } else {
+      const tmp = at(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+      const handle = await open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, existing?.isFile() ? existing.mode & 0o7777 : 0o644);
+      try {
+        await handle.writeFile(content);
+        await handle.close();
+        // rename replaces whatever the name is now (a link planted meanwhile included) and follows nothing.
+        await rename(tmp, target);
+      } catch (err) {
+        await handle.close().catch(() => {});
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    }
+    return relative(root, join(dir.real, name));
+  } finally {
+    await dir.handle.close();
+  }
 }

@@ -1,0 +1,87 @@
+/**
+ * The secrets of a session: declared secret inputs (`secret: true`, given with --input or
+ * from the environment variable the input names) and the plan's `secrets:` (environment
+ * variables read as `secrets.NAME`). A secret input is persisted only as a mark holding
+ * its fingerprint; a resume must be given it again and is refused without it.
+ */
+import type { PlanIR } from "../ir.js";
+import { InputError } from "./inputs.js";
+import { fingerprint, Scrubber, secretValues } from "./redact.js";
+
+/** What state.json holds in place of a secret input's value. */
+export function secretMark(value: unknown): string {
+  return `[secret ${fingerprint(typeof value === "string" ? value : JSON.stringify(value))}]`;
+}
+
+/** Whether a stored input value is a secret's mark. */
+export function isMark(v: unknown): boolean {
+  return typeof v === "string" && /^\[secret sha256:[0-9a-f]{16}\]$/.test(v);
+}
+
+/** Names of the plan's secret inputs. */
+export function secretInputNames(plan: PlanIR): string[] {
+  return Object.entries(plan.inputs)
+    .filter(([, s]) => s.secret)
+    .map(([n]) => n);
+}
+
+/**
+ * `given` plus inputs read from the environment variables the plan names (`env:`), where
+ * --input gave none; `only` limits it to some inputs (on resume: the secrets to give again).
+ */
+export function withEnvInputs(plan: PlanIR, given: Record<string, unknown>, env: NodeJS.ProcessEnv, only?: (name: string) => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, given);
+  for (const [name, spec] of Object.entries(plan.inputs)) {
+    if (only && !only(name)) continue;
+    const v = spec.env !== undefined ? env[spec.env] : undefined;
+    if (!Object.hasOwn(out, name) && v !== undefined && v !== "") out[name] = v;
+  }
+  return out;
+}
+
+/** The values of the plan's `secrets:` from the environment; a missing one is an input error. */
+export function planSecrets(plan: PlanIR, env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of plan.secrets ?? []) {
+    const v = env[name];
+    if (v === undefined || v === "") throw new InputError(`the plan reads the secret ${name}: set the environment variable ${name}`);
+    out[name] = v;
+  }
+  return out;
+}
+
+/** The scrubber of a session: every secret value it knows of, in text form. */
+export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv): Scrubber {
+  const values = [...Object.values(secrets), ...secretValues(env)];
+  for (const name of secretInputNames(plan)) {
+    const v = inputs[name];
+    if (v === undefined || v === null || isMark(v)) continue;
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    // A secret number or boolean shorter than 4 characters would scrub ordinary text; its mark still hides it in state.
+    if (typeof v === "string" || text.length >= 4) values.push(text);
+  }
+  return new Scrubber(values);
+}
+
+/**
+ * On resume: every secret input the state holds as a mark must be given again (after
+ * `withEnvInputs`); a mark of the input's default takes the default back.
+ */
+export function requireSecretInputs(plan: PlanIR, stored: Record<string, unknown>, given: Record<string, unknown>): void {
+  for (const name of secretInputNames(plan)) {
+    if (!isMark(stored[name]) || Object.hasOwn(given, name)) continue;
+    const fallback = plan.inputs[name]!.default;
+    if (fallback !== undefined && secretMark(fallback) === stored[name]) {
+      given[name] = fallback;
+      continue;
+    }
+    const env = plan.inputs[name]!.env;
+    throw new InputError(`resume needs the secret input "${name}" again: pass --input ${name}=...${env ? ` or set ${env}` : ""}`);
+  }
+}
+
+/** How an input compares across sessions: a secret by its mark, anything else by its JSON. */
+export function comparable(plan: PlanIR, name: string, value: unknown): string {
+  if (plan.inputs[name]?.secret) return isMark(value) ? (value as string) : secretMark(value);
+  return JSON.stringify(value) ?? "";
+}
