@@ -123,7 +123,7 @@ describe("planspec lint --against", () => {
 
   it("takes exactly one plan, and an original that compiles", () => {
     const dir = workspace({ "a.plan.yaml": CLEAN, "b.plan.yaml": CLEAN });
-    expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans\n" });
+    expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans (give a directory to pair them by file name)\n" });
     expect(lint(dir, "a.plan.yaml", "--against", "x.plan.yaml").stderr).toBe("planspec: --against x.plan.yaml does not compile: x.plan.yaml:1:1: cannot read x.plan.yaml: no such file\n");
   });
 });
