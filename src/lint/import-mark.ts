@@ -1,16 +1,18 @@
 /**
  * The mark an importer leaves on a plan converted from a format that cannot express
- * some of planspec (TaskBench has no success criteria): a top-level
- * `x-planspec-import: { format, cannot_express: [success] }`. Rules that would report
- * the missing feature on every step report it once per plan instead. The mark never
- * silences a finding, and `--no-inline-config` ignores it like any inline config.
+ * some of planspec (TaskBench has no success criteria and no deliverables): a top-level
+ * `x-planspec-import: { format, cannot_express: [success, deliverables] }`. Rules that
+ * would report the missing feature on every step report it once per plan instead
+ * (`missing-success-criteria`), or read the plan as the format means it (`unused-output`:
+ * a final result is what the plan returns). `--no-inline-config` ignores the mark like
+ * any inline config, so a plan cannot use it to quieten the gate.
  */
 import type { SourceDoc } from "../compiler/source.js";
 
 export const IMPORT_KEY = "x-planspec-import";
 
 /** DSL features an imported format cannot express. */
-export const IMPORT_FEATURES = ["success"] as const;
+export const IMPORT_FEATURES = ["success", "deliverables"] as const;
 export type ImportFeature = (typeof IMPORT_FEATURES)[number];
 
 export interface ImportMark {
