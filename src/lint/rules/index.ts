@@ -18,6 +18,7 @@ import { rule as retryWithoutIdempotency } from "./retry-without-idempotency.js"
 import { rule as riskUnderLabelled } from "./risk-under-labelled.js";
 import { rule as riskyStepWithoutTimeout } from "./risky-step-without-timeout.js";
 import { rule as secretInArguments } from "./secret-in-arguments.js";
+import { rule as toolArgumentMismatch } from "./tool-argument-mismatch.js";
 import { rule as sideEffectWithoutIdempotencyKey } from "./side-effect-without-idempotency-key.js";
 import { rule as summaryWithoutEvidence } from "./summary-without-evidence.js";
 import { rule as unboundedLoop } from "./unbounded-loop.js";
@@ -28,6 +29,7 @@ import { rule as unusedOutput } from "./unused-output.js";
 import { rule as unverifiedHypothesis } from "./unverified-hypothesis.js";
 import { rule as vagueStepGoal } from "./vague-step-goal.js";
 import { rule as vagueSuccessCriteria } from "./vague-success-criteria.js";
+import { rule as wiringTypeMismatch } from "./wiring-type-mismatch.js";
 import { rule as writeWithoutEvidence } from "./write-without-evidence.js";
 import { rule as writeWithoutVerification } from "./write-without-verification.js";
 
@@ -52,6 +54,7 @@ export const rules: Rule[] = [
   secretInArguments,
   sideEffectWithoutIdempotencyKey,
   summaryWithoutEvidence,
+  toolArgumentMismatch,
   unboundedLoop,
   unsafeRevision,
   unusedHypothesis,
@@ -60,6 +63,7 @@ export const rules: Rule[] = [
   unverifiedHypothesis,
   vagueStepGoal,
   vagueSuccessCriteria,
+  wiringTypeMismatch,
   writeWithoutEvidence,
   writeWithoutVerification,
 ];
