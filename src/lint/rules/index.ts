@@ -15,6 +15,10 @@ import { rule as overPlanning } from "./over-planning.js";
 import { rule as phaseWithoutBounds } from "./phase-without-bounds.js";
 import { rule as redundantDependency } from "./redundant-dependency.js";
 import { rule as retryWithoutIdempotency } from "./retry-without-idempotency.js";
+import { rule as revisionAddsFilter } from "./revision-adds-filter.js";
+import { rule as revisionLoosensCheck } from "./revision-loosens-check.js";
+import { rule as revisionRemovesSafeguard } from "./revision-removes-safeguard.js";
+import { rule as revisionReroutesDeliverable } from "./revision-reroutes-deliverable.js";
 import { rule as riskUnderLabelled } from "./risk-under-labelled.js";
 import { rule as riskyStepWithoutTimeout } from "./risky-step-without-timeout.js";
 import { rule as secretInArguments } from "./secret-in-arguments.js";
@@ -49,6 +53,10 @@ export const rules: Rule[] = [
   phaseWithoutBounds,
   redundantDependency,
   retryWithoutIdempotency,
+  revisionAddsFilter,
+  revisionLoosensCheck,
+  revisionRemovesSafeguard,
+  revisionReroutesDeliverable,
   riskUnderLabelled,
   riskyStepWithoutTimeout,
   secretInArguments,
