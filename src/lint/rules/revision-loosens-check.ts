@@ -51,7 +51,9 @@ function compare(before: IRNode, node: IRNode, report: (f: Found) => void): void
         continue;
       }
       remaining.delete(match.i);
-      const dropped = was.conjuncts.filter((t) => !match.read!.conjuncts.includes(t) && !loosenedTo(was, match.read!, t));
+      // A condition is dropped when nothing in the new check stands for it: not itself, and
+      // no comparison of the same left-hand side (a changed bound is judged as a bound).
+      const dropped = was.conjuncts.filter((t) => !match.read!.conjuncts.includes(t) && !comparedIn(match.read!, was, t));
       for (const t of was.conjuncts) {
         const to = loosenedTo(was, match.read, t);
         if (to) report({ messageId: "threshold", path: at(match.i), data: { was: quote(t), now: quote(to) } });
@@ -100,7 +102,7 @@ function loosenedTo(a: ReadCheck, b: ReadCheck, t: string): string | undefined {
   return undefined;
 }
 
-/** True when conjunct `t` of `b` compares a left-hand side that `a` also compares. */
+/** True when conjunct `t` of `b` is a comparison of a left-hand side that `a` also compares. */
 function comparedIn(a: ReadCheck, b: ReadCheck, t: string): boolean {
   const c = b.comparisons.get(t);
   return c !== undefined && [...a.comparisons.values()].some((x) => x.lhs === c.lhs);
