@@ -44,11 +44,17 @@ export function squash(src: string): string {
   return src.trim().replace(/\s+/g, " ");
 }
 
-/** `lhs op value` with a number on one side, normalised so the number is on the right. */
+/** `lhs op value`; a number on either side is moved to the right (`value`), else `value` is the right side's text. */
 export interface Comparison {
   lhs: string;
   op: "==" | "!=" | "<" | "<=" | ">" | ">=";
-  value: number;
+  value: number | string;
+}
+
+function numberOf(e: Expr): number | undefined {
+  if (e.type === "literal" && typeof e.value === "number") return e.value;
+  if (e.type === "unary" && e.op === "-" && e.operand.type === "literal" && typeof e.operand.value === "number") return -e.operand.value;
+  return undefined;
 }
 
 /** A check read as its top-level `&&` conjuncts, each in canonical text, with the comparisons among them. */
@@ -76,11 +82,11 @@ export function readCheck(src: string): ReadCheck | undefined {
     const text = print(p);
     if (p.type === "binary" && p.op in FLIP) {
       const op = p.op as Comparison["op"];
-      const num = (e: Expr) => (e.type === "literal" && typeof e.value === "number" ? e.value : e.type === "unary" && e.op === "-" && e.operand.type === "literal" && typeof e.operand.value === "number" ? -e.operand.value : undefined);
-      const r = num(p.right);
-      const l = num(p.left);
-      if (r !== undefined && l === undefined) comparisons.set(text, { lhs: print(p.left), op, value: r });
-      else if (l !== undefined && r === undefined) comparisons.set(text, { lhs: print(p.right), op: FLIP[op], value: l });
+      const l = numberOf(p.left);
+      const r = numberOf(p.right);
+      // The number goes right; between two expressions, the comparison reads as written.
+      if (l !== undefined && r === undefined) comparisons.set(text, { lhs: print(p.right), op: FLIP[op], value: l });
+      else if (l === undefined) comparisons.set(text, { lhs: print(p.left), op, value: r ?? print(p.right) });
     }
     return text;
   });
@@ -90,10 +96,12 @@ export function readCheck(src: string): ReadCheck | undefined {
 /**
  * True when `after` accepts more than `before` on the same left-hand side: a lower bound
  * lowered, an upper bound raised, a strict bound made inclusive, an equality given up.
+ * Bounds that are expressions compare only when they are the same expression.
  */
 export function looser(before: Comparison, after: Comparison): boolean {
   if (before.lhs !== after.lhs) return false;
   if (before.op === "==") return after.op !== "==" || after.value !== before.value;
+  if (typeof before.value !== typeof after.value || (typeof before.value === "string" && before.value !== after.value)) return false;
   const lower = (op: string) => op === ">" || op === ">=";
   const upper = (op: string) => op === "<" || op === "<=";
   if (lower(before.op) && lower(after.op)) return after.value < before.value || (after.value === before.value && before.op === ">" && after.op === ">=");
