@@ -214,7 +214,9 @@ export function pairOriginals(files: readonly string[], against: string, cwd: st
     byName.set(name, file);
     const stem = name.replace(/\.plan\.(?:ya?ml|json)$/i, "");
     const candidates = [name, ...(stem !== name ? [`${stem}.original.yaml`, `${stem}.original.yml`, `${stem}.original.json`] : [])];
-    const found = candidates.map((c) => join(against, c)).find((c) => existsSync(resolve(cwd, c)));
+    // A directory that holds the revised plans too must not pair a plan with itself.
+    const self = resolve(cwd, file);
+    const found = candidates.map((c) => join(against, c)).find((c) => resolve(cwd, c) !== self && existsSync(resolve(cwd, c)));
     if (found !== undefined) pairs.set(file, found);
     else unpaired.push(file);
   }

@@ -121,6 +121,33 @@ describe("planspec lint --against", () => {
     expect(codes(r.stdout)).toEqual(["3 error goal-drift"]);
   });
 
+  it("--against DIR pairs each revised plan with the original of the same name", () => {
+    const drifted = CLEAN.replace(/^goal: .*$/m, "goal: Delete the input file.");
+    const dir = workspace({
+      "revised/a.plan.yaml": drifted,
+      "revised/b.plan.yaml": CLEAN,
+      "revised/new.plan.yaml": CLEAN,
+      "originals/a.plan.yaml": CLEAN,
+      "originals/b.plan.yaml": CLEAN.replace(/^goal: .*$/m, "goal: Summarise the input file in a report."),
+    });
+    const r = lint(dir, "revised", "--against", "originals", "--format", "json");
+    expect(r.status).toBe(1);
+    const found = (JSON.parse(r.stdout) as Array<{ file: string; code: string }>).map((d) => `${d.file} ${d.code}`);
+    expect(found).toEqual(["revised/a.plan.yaml goal-drift", "revised/b.plan.yaml goal-drift"]);
+    expect(r.stderr).toBe("planspec: no original for revised/new.plan.yaml in originals; linted as a new plan\n");
+    // The golden naming works too: <case>.original.yaml beside <case>.plan.yaml, in the same directory.
+    const golden = workspace({ "cases/x.plan.yaml": drifted, "cases/x.original.yaml": CLEAN });
+    expect(codes(lint(golden, "cases", "--against", "cases", "--format", "json").stdout)).toEqual(["3 error goal-drift"]);
+  });
+
+  it("--against DIR refuses plans it cannot tell apart by name", () => {
+    const dir = workspace({ "x/p.plan.yaml": CLEAN, "y/p.plan.yaml": CLEAN, "o/p.plan.yaml": CLEAN });
+    expect(lint(dir, "x", "y", "--against", "o")).toMatchObject({
+      status: 2,
+      stderr: "planspec: --against o: x/p.plan.yaml and y/p.plan.yaml have the same file name, so neither can be paired with an original by name\n",
+    });
+  });
+
   it("takes exactly one plan, and an original that compiles", () => {
     const dir = workspace({ "a.plan.yaml": CLEAN, "b.plan.yaml": CLEAN });
     expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans (give a directory to pair them by file name)\n" });
