@@ -25,6 +25,8 @@ export const rule = defineRule({
       const now = graph.producer(name);
       // A deliverable dropped or left without a producer is goal-drift's finding.
       if (!was || !now) continue;
+      // A step refined or replanned into sub-steps (`<step>.<sub>`, planspec refine/replan) still makes it.
+      if (now.id.startsWith(`${was.id}.`)) continue;
       const data = { name, step: now.id };
       if (was.id !== now.id) ctx.report({ messageId: "otherStep", node: now.id, path: ["output"], data: { ...data, was: was.id } });
       else if (was.tool !== now.tool) {
