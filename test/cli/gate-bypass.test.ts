@@ -130,10 +130,23 @@ describe("run, submit and resume gate an IR file like a plan file", () => {
     expect(cli(["resume", "r1", "--no-lint-gate"], { cwd: dir }).status).toBe(3);
   });
 
-  it("a clean IR runs", () => {
-    const dir = workspace({ "c.plan.yaml": CLEAN });
+  it("run --no-inline-config refuses a plan whose own suppression would let it through", () => {
+    const dir = workspace({ "p.plan.yaml": SUPPRESSED, "notes.txt": "hello\n", "tools.mjs": "export default { 'mail.send': { risk: 'external', run: async () => ({ id: 1 }) } };\n" });
+    const honoured = cli(["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "s1", "--input", "path=notes.txt"], { cwd: dir });
+    expect(honoured.stderr).not.toContain("refusing");
+    expect(honoured.status).toBe(3); // it ran up to the approval
+    const r = cli(["run", "p.plan.yaml", "--no-inline-config", "--tools", "tools.mjs", "--run-id", "s2", "--input", "path=notes.txt"], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("planspec: refusing to run p.plan.yaml: lint found 1 error");
+  });
+
+  it("a clean IR lints clean and passes the gate", () => {
+    const dir = workspace({ "c.plan.yaml": CLEAN, "notes.txt": "hello\n" });
     expect(cli(["compile", "c.plan.yaml", "-o", "c.ir.json"], { cwd: dir }).status).toBe(0);
     expect(cli(["lint", "c.ir.json"], { cwd: dir })).toMatchObject({ status: 0 });
+    const r = cli(["run", "c.ir.json", "--run-id", "c1", "--input", "path=notes.txt"], { cwd: dir });
+    expect(r.stderr).not.toContain("refusing");
+    expect(r.stdout).toContain("run c1: ");
   });
 });
 
