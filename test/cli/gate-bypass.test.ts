@@ -11,7 +11,7 @@ import { loadCatalog } from "../../src/planner/catalog.js";
 import { planWithRepairs } from "../../src/planner/loop.js";
 import type { Provider } from "../../src/planner/provider.js";
 import { bin, cli } from "../helpers.js";
-import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, workspace } from "./lint-fixtures.js";
+import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, badJsonPlan, workspace } from "./lint-fixtures.js";
 
 const lint = (dir: string, ...args: string[]) => cli(["lint", ...args], { cwd: dir });
 const codes = (stdout: string) => (JSON.parse(stdout) as Array<{ code: string; line: number; severity: string }>).map((d) => `${d.line} ${d.severity} ${d.code}`);
@@ -30,25 +30,7 @@ describe("--no-inline-config", () => {
   });
 
   it("ignores x-planspec-disable in a JSON plan", () => {
-    const doc = {
-      planspec: 1,
-      name: "bad-json",
-      goal: "Send the input text by email.",
-      "x-planspec-disable": [{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }],
-      tools: { "mail.send": { risk: "external" } },
-      limits: { run_timeout: "1m" },
-      defaults: { timeout: "1m" },
-      steps: {
-        send: {
-          kind: "external",
-          goal: "Send the input text by email",
-          tool: "mail.send",
-          approval: { required: true, approvers: ["ops"], timeout: "1h" },
-          success: [{ check: "${{ exists(output.id) }}" }],
-        },
-      },
-    };
-    const dir = workspace({ "p.plan.json": JSON.stringify(doc, null, 2) });
+    const dir = workspace({ "p.plan.json": badJsonPlan([{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }]) });
     const rule = (stdout: string) => codes(stdout).map((c) => c.split(" ").slice(1).join(" "));
     expect(rule(lint(dir, "p.plan.json", "--format", "json").stdout)).toEqual(["error write-without-evidence"]);
     const r = lint(dir, "p.plan.json", "--no-inline-config", "--format", "json");

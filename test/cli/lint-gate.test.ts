@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers.js";
-import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, workspace } from "./lint-fixtures.js";
+import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, badJsonPlan, workspace } from "./lint-fixtures.js";
 
 const lint = (dir: string, ...args: string[]) => cli(["lint", ...args], { cwd: dir });
 const codes = (stdout: string) => (JSON.parse(stdout) as Array<{ code: string; line: number; severity: string }>).map((d) => `${d.line} ${d.severity} ${d.code}`);
@@ -32,30 +32,7 @@ describe("planspec lint: suppressions", () => {
   });
 
   it("JSON plans suppress with x-planspec-disable", () => {
-    const plan = (disable?: unknown) =>
-      JSON.stringify(
-        {
-          planspec: 1,
-          name: "bad-json",
-          goal: "Send the input text by email.",
-          ...(disable ? { "x-planspec-disable": disable } : {}),
-          tools: { "mail.send": { risk: "external" } },
-          limits: { run_timeout: "1m" },
-          defaults: { timeout: "1m" },
-          steps: {
-            send: {
-              kind: "external",
-              goal: "Send the input text by email",
-              tool: "mail.send",
-              risk: "external",
-              approval: { required: true, approvers: ["ops"], timeout: "1h" },
-              success: [{ check: "${{ exists(output.id) }}" }],
-            },
-          },
-        },
-        null,
-        2,
-      );
+    const plan = badJsonPlan;
     const dir = workspace({ "p.plan.json": plan(), "q.plan.json": plan([{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }]) });
     const found = (file: string) => (JSON.parse(lint(dir, file, "--format", "json").stdout) as Array<{ code: string }>).map((d) => d.code);
     expect(found("p.plan.json")).toContain(IDEMPOTENCY);

@@ -1,18 +1,14 @@
 /** Rules that check a step's arguments against the tool catalogue: input_schema and resource types. */
 import { rule as toolArgumentMismatch } from "../../src/lint/rules/tool-argument-mismatch.js";
 import { rule as wiringTypeMismatch } from "../../src/lint/rules/wiring-type-mismatch.js";
-import { dedent, testRule } from "./rules-tester.js";
+import { stepsBlock, testRule } from "./rules-tester.js";
 
 /** A plan whose steps start on line 3 (as `plan()` does), with a catalogue that has schemas and types. */
 function wired(steps: string): string {
-  const body = dedent(steps)
-    .split("\n")
-    .map((l) => (l ? `  ${l}` : l))
-    .join("\n");
   return [
     "planspec: 1",
     "steps:",
-    body,
+    stepsBlock(steps),
     "name: wiring-case",
     "goal: Stabilise the clip found for the query and caption it.",
     "inputs: { query: { type: string }, limit: { type: integer, default: 5 }, strict: { type: boolean, default: true } }",
