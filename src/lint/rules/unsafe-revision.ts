@@ -2,10 +2,9 @@
  * A revision made mid-run is reviewed less than the plan it replaces; it must not raise
  * what a step may do or add an external step without a person approving.
  */
-import { type IRNode, riskRank } from "../../ir.js";
+import { riskRank } from "../../ir.js";
+import { isGate } from "../revision.js";
 import { defineRule } from "../rule.js";
-
-const isGate = (n: IRNode): boolean => n.approval?.required === true || n.kind === "approval";
 
 export const rule = defineRule({
   id: "unsafe-revision",
