@@ -51,7 +51,8 @@ export const rule = defineRule({
 type MessageId = "missing" | "unknown" | "type" | "arity" | "other";
 
 // verbose: errors carry the offending data and their schema, which the messages quote.
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true });
+// logger: false, so an unknown `format` in a catalogue does not print while linting.
+const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true, logger: false });
 const validators = new Map<string, ValidateFunction | null>();
 const bySchemaObject = new WeakMap<object, ValidateFunction | null>();
 
@@ -118,6 +119,8 @@ function instanceOf(node: IRNode, ir: PlanIR): { instance: unknown; loose: Map<s
 /** The declared JSON type of a step's whole output, when its output_schema names one. */
 function outputType(ir: PlanIR, step: string): JsonType | undefined {
   const producer = ir.nodes.find((n) => n.id === step);
+  // A for_each step's output is the list of its items' results, whatever its schema says.
+  if (producer?.forEach) return undefined;
   const schema = (producer?.outputSchema ?? (producer?.tool !== undefined ? ir.tools[producer.tool]?.outputSchema : undefined)) as { type?: unknown } | undefined;
   const t = schema?.type;
   return typeof t === "string" && t in SAMPLE ? (t as JsonType) : undefined;

@@ -31,7 +31,8 @@ export const rule = defineRule({
         if (fact.kind !== "output") return;
         const producer = graph.node(fact.step);
         const produced = producer?.tool !== undefined ? ir.tools[producer.tool]?.outputTypes : undefined;
-        if (!producer || !produced?.length) return;
+        // A for_each producer hands over a list of results, not one resource.
+        if (!producer || producer.forEach || !produced?.length) return;
         const expected = expectedTypes[k]!;
         if (produced.some((t) => sameResourceType(t, expected))) return;
         ctx.report({
