@@ -11,7 +11,7 @@ function wired(steps: string): string {
     stepsBlock(steps),
     "name: wiring-case",
     "goal: Stabilise the clip found for the query and caption it.",
-    "inputs: { query: { type: string }, limit: { type: integer, default: 5 }, strict: { type: boolean, default: true } }",
+    "inputs: { query: { type: string }, queries: { type: array, default: [] }, limit: { type: integer, default: 5 }, strict: { type: boolean, default: true } }",
     "tools:",
     "  db.query:",
     "    risk: read",
@@ -68,6 +68,13 @@ testRule(wiringTypeMismatch, {
       find: { kind: search, goal: Find the clip, tool: video.search, with: { args: ["\${{ inputs.query }}"] }, output: clip }
       fix: { kind: analyze, needs: [find], goal: Stabilise the clip, tool: video.stabilize, with: { args: ["\${{ steps.find.output }}"] } }
     `),
+    {
+      name: "a for_each producer hands over a list, of no declared resource type",
+      code: wired(`
+        find: { kind: search, goal: Find the clips, tool: text.search, for_each: { items: "\${{ inputs.queries }}", max_items: 5 }, with: { args: ["\${{ item }}"] }, output: clips }
+        fix: { kind: analyze, needs: [find], goal: Stabilise the clips, tool: video.stabilize, with: { args: ["\${{ steps.find.output }}"] } }
+      `),
+    },
     {
       name: "a path into the output has no declared type",
       code: wired(`
