@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
 import { useColor } from "./color.js";
-import { collect, faultHook, lintGateIR, positiveInt, progress, report, userError } from "./run.js";
+import { collect, faultHook, lintGateRecorded, positiveInt, progress, report, userError } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
@@ -21,7 +21,9 @@ export function registerResume(program: Command, ctx: ActionContext): void {
     .addHelpText(
       "after",
       `
-The run's recorded plan (plan.ir.json) is linted like a plan file before anything runs.
+The run's recorded plan (plan.ir.json) is linted like a plan file before anything runs:
+through the plan file it was started from while that still compiles to the same plan (its
+suppressions hold), else as the IR, which carries none.
 
 Examples:
   $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
@@ -40,7 +42,9 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const p = progress(io);
         try {
           if (opts.lintGate) {
-            const gated = await lintGateIR((await loadRun(opened.store)).plan, `resume ${dir}`, io, useColor(program, io, "stderr"));
+            const { plan } = await loadRun(opened.store);
+            const { planFile } = await opened.store.readConfig();
+            const gated = await lintGateRecorded(plan, planFile, `resume ${dir}`, io, useColor(program, io, "stderr"));
             if (typeof gated === "number") return gated;
           }
           const r = await resumeRun(opened.store, {

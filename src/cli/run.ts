@@ -147,6 +147,19 @@ export async function lintGateIR(ir: PlanIR, action: string, io: CliIO, color: b
   return gate({ kind: "plan", ir, diagnostics: [], sources: new Map(), origins: new Map() }, ir, action, io, color, false);
 }
 
+/**
+ * A run's recorded plan, gated as `run` gated it: through its plan file while that still
+ * compiles to the same plan (so the file's reasoned suppressions hold), else as an IR.
+ */
+export async function lintGateRecorded(plan: PlanIR, planFile: string | undefined, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
+  if (planFile !== undefined && !/\.ir\.json$/i.test(planFile)) {
+    const { compileFile } = await import("../compiler/index.js");
+    const compiled = compileFile(planFile, { cwd: io.cwd });
+    if (compiled.ir?.planHash === plan.planHash) return gate(compiled, plan, action, io, color, true);
+  }
+  return lintGateIR(plan, action, io, color);
+}
+
 async function gate(compiled: CompileResult, ir: PlanIR, action: string, io: CliIO, color: boolean, inlineConfig: boolean): Promise<PlanIR | number> {
   const { lintCompiled } = await import("../lint/engine.js");
   const errors = lintCompiled(compiled, { inlineConfig }).filter((d) => d.severity === "error");

@@ -5,6 +5,7 @@
  * suppression keys in a model's answer. Each case goes through the real CLI or loop.
  */
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/planner/catalog.js";
@@ -110,6 +111,16 @@ describe("run, submit and resume gate an IR file like a plan file", () => {
     expect(refused.stderr).toContain(`[${IDEMPOTENCY}]`);
     expect(refused.stderr).toMatch(/planspec: refusing to resume .*r1: lint found 1 error/);
     expect(cli(["resume", "r1", "--no-lint-gate"], { cwd: dir }).status).toBe(3);
+  });
+
+  it("resume honours the plan file's reasoned suppressions while the file is the run's plan, and not after it changed", () => {
+    const dir = workspace({ "p.plan.yaml": SUPPRESSED, "notes.txt": "hello\n", "tools.mjs": "export default { 'mail.send': { risk: 'external', run: async () => ({ id: 1 }) } };\n" });
+    expect(cli(["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "s1", "--input", "path=notes.txt"], { cwd: dir }).status).toBe(3);
+    expect(cli(["resume", "s1"], { cwd: dir })).toMatchObject({ status: 3 });
+    writeFileSync(join(dir, "p.plan.yaml"), SUPPRESSED.replace("Read the input file from the workspace", "Read the input file"));
+    const r = cli(["resume", "s1"], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/refusing to resume .*s1: lint found 1 error/);
   });
 
   it("run --no-inline-config refuses a plan whose own suppression would let it through", () => {
