@@ -19,11 +19,22 @@ export class UsageError extends Error {
   }
 }
 
-/** Writes to a stream and resolves when it is flushed (pipes are async). */
+/**
+ * Writes to a stream and resolves when it is flushed (pipes are async), or at once when
+ * the reader has gone (a closed pipe): the command goes on to its own exit code.
+ */
 export function write(stream: Writable, text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (text === "") return resolve();
-    if (stream.write(text)) resolve();
-    else stream.once("drain", () => resolve());
+    if (text === "" || stream.destroyed) return resolve();
+    if (stream.write(text)) return resolve();
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      stream.off("error", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+    stream.on("error", done);
   });
 }

@@ -20,6 +20,8 @@ interface LintCliOptions {
   writeBaseline?: string;
   against?: string;
   quiet?: boolean;
+  inlineConfig: boolean;
+  printConfig?: string;
 }
 
 const FORMAT_NAMES = "stylish, json, sarif, github, junit";
@@ -34,6 +36,15 @@ Configuration comes from the nearest planspec.config.yaml above each file, or --
   ignores: [drafts/, "**/*.wip.plan.yaml"]
   maxWarnings: 10
 
+Generated plans: lint them with --no-inline-config and a pinned --config, so nothing the
+planner wrote (a "# planspec-disable" comment, an x-planspec-disable key, a
+planspec.config.yaml beside the plans) can switch the gate off:
+  $ planspec lint generated/ --no-inline-config --config ci/planspec.config.yaml
+--print-config FILE shows the config that applies to FILE and every rule's severity.
+
+IR files (*.ir.json, as planspec compile -o or planspec plan write them) are linted like
+plan files when named explicitly.
+
 Exit status: 0 clean or warnings only, 1 errors (or more warnings than --max-warnings),
 2 usage or input error (unreadable file, bad YAML/JSON, bad config).
 
@@ -45,6 +56,9 @@ Examples:
   $ planspec lint plans/ --write-baseline .planspec-baseline.json
   $ planspec lint plans/ --baseline .planspec-baseline.json
   $ planspec lint revised.plan.yaml --against original.plan.yaml
+  $ planspec lint revised/ --against originals/      # pairs plans by file name
+  $ planspec lint generated/ --no-inline-config --config ci/planspec.config.yaml
+  $ planspec lint --print-config generated/p.plan.yaml
 `;
 
 /** Registers `lint`. */
@@ -60,14 +74,16 @@ export function registerLint(program: Command, ctx: ActionContext): void {
     .option("--max-warnings <n>", "exit 1 when there are more than n warnings")
     .option("--baseline <file>", "report only findings not recorded in this baseline")
     .option("--write-baseline <file>", "record every current finding in a baseline file and exit 0")
-    .option("--against <file>", "the original plan, to check a revised plan for goal drift (one plan only)")
+    .option("--against <file|dir>", "the original plan, to check a revised plan as a diff; a directory pairs each plan with the original of the same file name")
+    .option("--no-inline-config", "ignore suppression comments, x-planspec-disable and importer marks in the linted files (the mode for generated plans)")
+    .option("--print-config <file>", "print the config that applies to a file and the resolved rules, then exit")
     .option("-q, --quiet", "report errors only")
     .addHelpText("after", HELP)
     .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
 }
 
 async function runLint(paths: string[], opts: LintCliOptions, program: Command, io: CliIO): Promise<number> {
-  const [{ compileFile }, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
+  const [{ compileFile, validateIRFile }, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
     import("../compiler/index.js"),
     import("../lint/engine.js"),
     import("../lint/config.js"),
@@ -91,12 +107,19 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     return o;
   });
 
+  const resolver = new config.ConfigResolver(known, { cwd: io.cwd, ...(opts.config ? { explicit: opts.config } : {}), overrides });
+  if (opts.printConfig) {
+    const applied = resolver.forFile(opts.printConfig);
+    if (resolver.diagnostics.length) return printConfigErrors(resolver.diagnostics, program, io);
+    const printed = config.describeConfig(applied, opts.printConfig, rules, engine.engineCodes, io.cwd, opts.inlineConfig, files.isIgnored);
+    await write(io.stdout, `${JSON.stringify(printed, null, 2)}\n`);
+    return 0;
+  }
   const found = files.discoverPlanFiles(paths.length ? paths : ["."], io.cwd);
   if (found.unmatched.length) {
     for (const u of found.unmatched) await write(io.stderr, `planspec: ${u.arg}: ${u.reason}\n`);
     return 2;
   }
-  const resolver = new config.ConfigResolver(known, { cwd: io.cwd, ...(opts.config ? { explicit: opts.config } : {}), overrides });
   const targets = found.files
     .map((file) => ({ file, config: resolver.forFile(file) }))
     .filter((t) => !files.isIgnored(resolve(io.cwd, t.file), t.config.ignores, t.config.baseDir));
@@ -108,23 +131,27 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     return 0;
   }
 
-  let original;
-  if (opts.against) {
-    if (targets.length !== 1) throw new UsageError(`--against compares one revised plan with its original; got ${targets.length} plans`);
-    original = compileFile(opts.against, { cwd: io.cwd });
+  const originals = opts.against ? files.pairOriginals(targets.map((t) => t.file), opts.against, io.cwd) : undefined;
+  if (typeof originals === "string") throw new UsageError(originals);
+  const compileOriginal = (file: string) => {
+    const original = compileFile(file, { cwd: io.cwd });
     const errors = original.diagnostics.filter((d) => d.severity === "error");
     if (errors.length || !original.ir) {
       const why = errors[0] ? `${errors[0].file}:${errors[0].line}:${errors[0].col}: ${errors[0].message}` : "it is not a plan";
-      throw new UsageError(`--against ${opts.against} does not compile: ${why}`);
+      throw new UsageError(`--against ${file} does not compile: ${why}`);
     }
-  }
+    return original;
+  };
+  for (const u of originals?.unpaired ?? []) await write(io.stderr, `planspec: no original for ${u} in ${opts.against}; linted as a new plan\n`);
 
   const keepSources = opts.format === "stylish";
   const sources = new Map<string, { index: LineIndex }>();
   let findings: Array<{ diagnostic: Diagnostic; step?: string }> = [];
   for (const t of targets) {
-    const result = compileFile(t.file, { cwd: io.cwd });
-    const lint = engine.lintFindings(result, { config: t.config, rules, ...(original ? { original } : {}) });
+    const result = /\.ir\.json$/i.test(t.file) ? validateIRFile(t.file, { cwd: io.cwd }) : compileFile(t.file, { cwd: io.cwd });
+    const againstFile = originals?.pairs.get(t.file);
+    const original = againstFile !== undefined ? compileOriginal(againstFile) : undefined;
+    const lint = engine.lintFindings(result, { config: t.config, rules, inlineConfig: opts.inlineConfig, ...(original ? { original } : {}) });
     if (keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
     for (const d of result.diagnostics) findings.push({ diagnostic: d });
     findings.push(...lint);

@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
-import { collect, faultHook, MAX_OUTPUT_OPTION, positiveInt, progress, report, sizeOption, userError } from "./run.js";
+import { useColor } from "./color.js";
+import { collect, faultHook, lintGateRecorded, MAX_OUTPUT_OPTION, positiveInt, progress, report, sizeOption, userError } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
@@ -16,10 +17,15 @@ export function registerResume(program: Command, ctx: ActionContext): void {
     .option("--concurrency <n>", "how many ready steps run at once (default: as recorded)")
     .option("--rerun-interrupted", "re-run write/external steps that were interrupted mid-call (they may repeat a side effect)")
     .option(...MAX_OUTPUT_OPTION)
+    .option("--no-lint-gate", "resume even if lint reports errors in the run's plan")
     .option(...STORE_OPTION)
     .addHelpText(
       "after",
       `
+The run's recorded plan (plan.ir.json) is linted like a plan file before anything runs:
+through the plan file it was started from while that still compiles to the same plan (its
+suppressions hold), else as the IR, which carries none.
+
 Examples:
   $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
   $ planspec resume nightly-1 --rerun-interrupted
@@ -28,16 +34,22 @@ Examples:
 Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held by a live process), 3 paused.`,
     )
     .action(
-      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean; store?: string; maxOutputSize?: string }) => {
+      ctx.action(async (run: string, opts: { tools?: string[]; input: string[]; concurrency?: string; rerunInterrupted?: boolean; lintGate: boolean; store?: string; maxOutputSize?: string }) => {
         const { io } = ctx;
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         const dir = opened.ref;
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
-        const { resumeRun } = await import("../runtime/run.js");
+        const { loadRun, resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
         try {
+          if (opts.lintGate) {
+            const { plan } = await loadRun(opened.store);
+            const { planFile } = await opened.store.readConfig();
+            const gated = await lintGateRecorded(plan, planFile, `resume ${dir}`, io, useColor(program, io, "stderr"));
+            if (typeof gated === "number") return gated;
+          }
           const r = await resumeRun(opened.store, {
             env: io.env,
             onEvent: p.onEvent,

@@ -10,6 +10,7 @@ import type { PlanIR } from "../ir.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import type { SessionResult } from "../runtime/run.js";
+import type { CompileResult } from "../compiler/index.js";
 
 /** Exit codes of a finished session: 0 done, 1 failed/terminated, 3 paused. */
 export function exitCodeOf(status: string): number {
@@ -136,21 +137,48 @@ export function userError(err: unknown): never {
   throw err;
 }
 
-/** The plan to run: compiled and lint-gated (unless `lintGate` is false or it is an IR file), or the exit code. */
-export async function planForRun(file: string, lintGate: boolean, io: CliIO, color: boolean): Promise<PlanIR | number> {
-  if (!lintGate || /\.ir\.json$/i.test(file)) return loadIR(file, io, color);
+/**
+ * The plan to run: compiled (or, for an `*.ir.json` file, validated) and lint-gated the
+ * same way either way unless `lintGate` is false; or the exit code. An IR file carries no
+ * comments or extension keys, so nothing in it can suppress a finding.
+ */
+export async function planForRun(file: string, lintGate: boolean, io: CliIO, color: boolean, inlineConfig = true): Promise<PlanIR | number> {
+  if (!lintGate) return loadIR(file, io, color);
+  if (/\.ir\.json$/i.test(file)) {
+    const ir = await loadIR(file, io, color);
+    return typeof ir === "number" ? ir : lintGateIR(ir, `run ${file}`, io, color);
+  }
   const compiled = await compileOrExit(file, io, color);
   if (typeof compiled === "number") return compiled;
   if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
-  const { lintCompiled } = await import("../lint/engine.js");
-  const findings = lintCompiled(compiled);
-  const errors = findings.filter((d) => d.severity === "error");
-  if (errors.length > 0) {
-    await printDiagnostics(errors, compiled.sources, io, color);
-    await write(io.stderr, `planspec: refusing to run ${file}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
-    return 1;
+  return gate(compiled, compiled.ir, `run ${file}`, io, color, inlineConfig);
+}
+
+/** Lints a plan's IR (an IR file, a run's recorded plan) as the gate lints a plan file; the IR or exit code 1. */
+export async function lintGateIR(ir: PlanIR, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
+  return gate({ kind: "plan", ir, diagnostics: [], sources: new Map(), origins: new Map() }, ir, action, io, color, false);
+}
+
+/**
+ * A run's recorded plan, gated as `run` gated it: through its plan file while that still
+ * compiles to the same plan (so the file's reasoned suppressions hold), else as an IR.
+ */
+export async function lintGateRecorded(plan: PlanIR, planFile: string | undefined, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
+  if (planFile !== undefined && !/\.ir\.json$/i.test(planFile)) {
+    const { compileFile } = await import("../compiler/index.js");
+    const compiled = compileFile(planFile, { cwd: io.cwd });
+    if (compiled.ir?.planHash === plan.planHash) return gate(compiled, plan, action, io, color, true);
   }
-  return compiled.ir;
+  return lintGateIR(plan, action, io, color);
+}
+
+async function gate(compiled: CompileResult, ir: PlanIR, action: string, io: CliIO, color: boolean, inlineConfig: boolean): Promise<PlanIR | number> {
+  const { lintCompiled } = await import("../lint/engine.js");
+  const errors = lintCompiled(compiled, { inlineConfig }).filter((d) => d.severity === "error");
+  if (errors.length === 0) return ir;
+  await printDiagnostics(errors, compiled.sources, io, color);
+  await write(io.stderr, `planspec: refusing to ${action}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
+  return 1;
 }
 
 export function registerRun(program: Command, ctx: ActionContext): void {
@@ -166,6 +194,7 @@ export function registerRun(program: Command, ctx: ActionContext): void {
     .option("--workspace <dir>", "the directory fs tools are confined to (default: the current directory)")
     .option("--no-lint-gate", "run even if lint reports errors")
     .option(...MAX_OUTPUT_OPTION)
+    .option("--no-inline-config", "the lint gate ignores suppressions written in the plan (use it for generated plans)")
     .option(...STORE_OPTION)
     .addHelpText(
       "after",
@@ -178,12 +207,12 @@ Examples:
 Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input error, 3 paused for approval.`,
     )
     .action(
-      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean; store?: string; maxOutputSize?: string }) => {
+      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runDir?: string; runId?: string; workspace?: string; lintGate: boolean; inlineConfig: boolean; store?: string; maxOutputSize?: string }) => {
         const { io } = ctx;
         const color = useColor(program, io, "stderr");
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
-        const ir = await planForRun(file, opts.lintGate, io, color);
+        const ir = await planForRun(file, opts.lintGate, io, color, opts.inlineConfig);
         if (typeof ir === "number") return ir;
         const url = storeUrl(opts.store, io);
         let store: Store | undefined;

@@ -17,6 +17,7 @@ export function registerSubmit(program: Command, ctx: ActionContext): void {
     .option("--run-id <id>", "the run id (default <plan-name>-<time>-<random>)")
     .option("--workspace <dir>", "the directory fs tools are confined to (default: the current directory)")
     .option("--no-lint-gate", "queue it even if lint reports errors")
+    .option("--no-inline-config", "the lint gate ignores suppressions written in the plan (use it for generated plans)")
     .option(...STORE_OPTION)
     .addHelpText(
       "after",
@@ -28,12 +29,12 @@ Examples:
 Prints the run id. Exit codes: 0 queued, 1 lint errors, 2 usage or input error.`,
     )
     .action(
-      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runId?: string; workspace?: string; lintGate: boolean; store?: string }) => {
+      ctx.action(async (file: string, opts: { tools: string[]; input: string[]; concurrency: string; runId?: string; workspace?: string; lintGate: boolean; inlineConfig: boolean; store?: string }) => {
         const { io } = ctx;
         const url = storeUrl(opts.store, io);
         if (!url) throw new UsageError("submit needs --store URL (or PLANSPEC_STORE): runs are queued in a PostgreSQL store");
         const concurrency = positiveInt("--concurrency", opts.concurrency);
-        const ir = await planForRun(file, opts.lintGate, io, useColor(program, io, "stderr"));
+        const ir = await planForRun(file, opts.lintGate, io, useColor(program, io, "stderr"), opts.inlineConfig);
         if (typeof ir === "number") return ir;
         const db = await openDatabase(url);
         try {

@@ -96,8 +96,11 @@ export interface RedundancyResult {
   redundant: string[];
 }
 
-/** Redundancy of a plan: duplicate and dead steps over all steps. */
-export function redundancy(ir: PlanIR, graph = new PlanGraph(ir)): RedundancyResult {
+/**
+ * Redundancy of a plan: duplicate and dead steps over all steps. `finalResults`: the plan's
+ * final steps are what it returns (an imported format without deliverables, TaskBench).
+ */
+export function redundancy(ir: PlanIR, graph = new PlanGraph(ir), opts: { finalResults?: boolean } = {}): RedundancyResult {
   const firstOf = new Map<string, string>();
   const duplicates: RedundancyResult["duplicates"] = [];
   for (const id of ir.order) {
@@ -111,7 +114,7 @@ export function redundancy(ir: PlanIR, graph = new PlanGraph(ir)): RedundancyRes
   const consumed = new Set<string>();
   for (const n of ir.nodes) for (const c of n.consumes) consumed.add(c);
   const dead = ir.nodes
-    .filter((n) => !consumed.has(n.id) && !graph.producesDeliverable(n) && graph.effectiveRisk(n) === "read" && n.kind !== "approval" && !n.approval?.required)
+    .filter((n) => !consumed.has(n.id) && !opts.finalResults && !graph.producesDeliverable(n) && graph.effectiveRisk(n) === "read" && n.kind !== "approval" && !n.approval?.required)
     .map((n) => n.id);
   const redundant = [...new Set([...duplicates.map((d) => d.step), ...dead])];
   return { redundancy: ir.nodes.length === 0 ? 0 : redundant.length / ir.nodes.length, steps: ir.nodes.length, duplicates, dead, redundant };

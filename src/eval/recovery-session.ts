@@ -81,7 +81,8 @@ export async function drive(plan: PlanIR, o: DriveOptions, resumeFirst: string[]
   const first: FaultSpec = o.blockAfter ? { ...(base.PLANSPEC_EVAL_FAULT ? JSON.parse(base.PLANSPEC_EVAL_FAULT) : {}), blockAfter: o.blockAfter } : {};
   const env0 = o.blockAfter ? { ...base, PLANSPEC_EVAL_FAULT: JSON.stringify(first) } : base;
   const marker = join(o.ws, EVAL_DIR, BLOCKED_MARKER);
-  const runArgs = resumeFirst ?? ["run", o.planFile, "--tools", o.toolsModule, "--run-id", RUN_ID, "--workspace", o.ws, "--no-lint-gate", ...Object.entries(o.inputs).flatMap(([k, v]) => ["--input", `${k}=${v}`])];
+  // The eval scores plans that may not lint clean: the gate is off for the run and every resume.
+  const runArgs = resumeFirst ? [...resumeFirst, "--no-lint-gate"] : ["run", o.planFile, "--tools", o.toolsModule, "--run-id", RUN_ID, "--workspace", o.ws, "--no-lint-gate", ...Object.entries(o.inputs).flatMap(([k, v]) => ["--input", `${k}=${v}`])];
   let exit = await planspec(o.ws, runArgs, env0, o.blockAfter ? () => existsSync(marker) : undefined);
   let killed = exit.signal === "SIGKILL";
   let sessions = 1;
@@ -105,7 +106,7 @@ export async function drive(plan: PlanIR, o: DriveOptions, resumeFirst: string[]
     }
     // The mid-step fault stays armed until it fires: an approval gate may pause the run first.
     const armed = o.blockAfter && !killed;
-    exit = await planspec(o.ws, ["resume", RUN_ID, ...(rerun ? ["--rerun-interrupted"] : [])], armed ? env0 : base, armed ? () => existsSync(marker) : undefined);
+    exit = await planspec(o.ws, ["resume", RUN_ID, "--no-lint-gate", ...(rerun ? ["--rerun-interrupted"] : [])], armed ? env0 : base, armed ? () => existsSync(marker) : undefined);
     rerun = false;
     killed ||= exit.signal === "SIGKILL";
     sessions++;

@@ -302,3 +302,43 @@ export class ConfigResolver {
     return { ...config, rules };
   }
 }
+
+/** What `planspec lint --print-config FILE` prints: the config that applies and every rule's setting. */
+export interface PrintedConfig {
+  file: string;
+  /** The config file that applies (relative to cwd when inside it), or null for the defaults. */
+  config: string | null;
+  inlineConfig: boolean;
+  ignored: boolean;
+  ignores: string[];
+  maxWarnings?: number;
+  rules: Record<string, SeverityLevel | [SeverityLevel, Record<string, unknown>]>;
+}
+
+/** The resolved settings for `file` under `config`, for `--print-config`. */
+export function describeConfig(
+  config: ResolvedConfig,
+  file: string,
+  rules: ReadonlyArray<{ id: string; meta: { defaultSeverity: Severity; defaultOptions?: Record<string, unknown> } }>,
+  engineCodes: ReadonlyArray<{ id: string; defaultSeverity: Severity }>,
+  cwd: string,
+  inlineConfig: boolean,
+  isIgnored: (file: string, patterns: readonly string[], baseDir: string) => boolean,
+): PrintedConfig {
+  const out: PrintedConfig = {
+    file,
+    config: config.file ? displayPath(resolve(cwd, config.file), cwd) : null,
+    inlineConfig,
+    ignored: isIgnored(resolve(cwd, file), config.ignores, config.baseDir),
+    ignores: config.ignores,
+    rules: {},
+  };
+  if (config.maxWarnings !== undefined) out.maxWarnings = config.maxWarnings;
+  for (const r of rules) {
+    const severity = severityOf(config, r.id, r.meta.defaultSeverity);
+    const options = { ...r.meta.defaultOptions, ...config.rules[r.id]?.options };
+    out.rules[r.id] = Object.keys(options).length ? [severity, options] : severity;
+  }
+  for (const c of engineCodes) out.rules[c.id] = severityOf(config, c.id, c.defaultSeverity);
+  return out;
+}

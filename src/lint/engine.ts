@@ -11,7 +11,16 @@ import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
 import { PlanGraph } from "./graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
-import { type Suppression, type SuppressibleFinding, type SuppressionProblem, applySuppressions, collectSuppressions } from "./suppress.js";
+import { importMark } from "./import-mark.js";
+import {
+  IGNORED_SUPPRESSION,
+  type Suppression,
+  type SuppressibleFinding,
+  type SuppressionProblem,
+  applySuppressions,
+  collectSuppressions,
+  ignoredSuppressions,
+} from "./suppress.js";
 
 export interface LintOptions {
   config?: ResolvedConfig;
@@ -19,6 +28,12 @@ export interface LintOptions {
   original?: CompileResult;
   /** Default: every registered rule. */
   rules?: readonly Rule[];
+  /**
+   * False (`--no-inline-config`): nothing written in the linted files changes how they are
+   * linted. Suppression comments and `x-planspec-disable` are reported as
+   * `ignored-suppression` instead of applied, and an importer's mark is not honoured.
+   */
+  inlineConfig?: boolean;
 }
 
 /** A positioned finding and the step it is about, which baselines match on. */
@@ -32,6 +47,7 @@ export const engineCodes: ReadonlyArray<{ id: string; defaultSeverity: Severity;
   { id: "suppression-without-reason", defaultSeverity: "error", description: "A planspec-disable suppression gives no reason after `--`." },
   { id: "unused-suppression", defaultSeverity: "warning", description: "A suppression that silences no finding." },
   { id: "unknown-rule", defaultSeverity: "error", description: "A suppression names a rule that does not exist." },
+  { id: IGNORED_SUPPRESSION, defaultSeverity: "warning", description: "A suppression in a file linted with --no-inline-config: reported, not applied." },
   { id: STALE_BASELINE, defaultSeverity: "info", description: "A baseline entry that matches no current finding." },
 ];
 
@@ -80,6 +96,9 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
     ctx.original = original;
     ctx.originalGraph = new PlanGraph(original);
   }
+  const inline = opts.inlineConfig !== false;
+  const imported = inline ? importMark(result.root) : undefined;
+  if (imported) ctx.imported = imported;
   for (const r of rules) {
     const level = severityOf(opts.config, r.id, r.meta.defaultSeverity);
     if (level === "off" || (r.meta.needsOriginal && !original)) continue;
@@ -94,7 +113,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   // Source map keys are the paths diagnostics show; a SourceDoc's own `file` may be absolute.
   for (const [file, doc] of result.sources) suppressions.push(...collectSuppressions(doc, file));
   if (suppressions.length === 0) return sortFindings(findings);
-  const { kept, problems } = applySuppressions(findings, suppressions, new Set(rules.map((r) => r.id)), ran);
+  const { kept, problems } = inline ? applySuppressions(findings, suppressions, new Set(rules.map((r) => r.id)), ran) : { kept: findings, problems: ignoredSuppressions(suppressions) };
   const out: Finding[] = kept;
   for (const p of problems) {
     const d = problemDiagnostic(p, result.sources.get(p.file), opts.config);

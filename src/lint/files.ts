@@ -3,8 +3,8 @@
  * and globs (`*`, `**`, `?`, `[...]`, `{a,b}`), since Node 20 has no fs.glob. Also the
  * matcher for the config's `ignores`.
  */
-import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Plan files a directory search picks up. */
 export const PLAN_FILE = /\.plan\.(?:ya?ml|json)$/i;
@@ -178,4 +178,47 @@ export function isIgnored(file: string, patterns: readonly string[], baseDir: st
     if (res.some((r) => r.test(prefix))) return true;
   }
   return false;
+}
+
+/** Revised plans paired with the originals they revise (`--against`). */
+export interface Originals {
+  /** Revised file -> original file (as given, joined to the directory). */
+  pairs: Map<string, string>;
+  /** Revised files with no original of their name in the directory. */
+  unpaired: string[];
+}
+
+/**
+ * `--against FILE` pairs the one revised plan with FILE; `--against DIR` pairs each revised
+ * plan with `DIR/<same file name>` (or `DIR/<case>.original.yaml`, the golden-test naming
+ * for `<case>.plan.yaml`), so one CI job lints every revision. A message when it cannot.
+ */
+export function pairOriginals(files: readonly string[], against: string, cwd: string): Originals | string {
+  let isDir = false;
+  try {
+    isDir = statSync(resolve(cwd, against)).isDirectory();
+  } catch {
+    // A missing file is reported when it is compiled, with its position.
+  }
+  if (!isDir) {
+    if (files.length !== 1) return `--against compares one revised plan with its original; got ${files.length} plans (give a directory to pair them by file name)`;
+    return { pairs: new Map([[files[0]!, against]]), unpaired: [] };
+  }
+  const pairs = new Map<string, string>();
+  const unpaired: string[] = [];
+  const byName = new Map<string, string>();
+  for (const file of files) {
+    const name = basename(file);
+    const other = byName.get(name);
+    if (other !== undefined) return `--against ${against}: ${other} and ${file} have the same file name, so neither can be paired with an original by name`;
+    byName.set(name, file);
+    const stem = name.replace(/\.plan\.(?:ya?ml|json)$/i, "");
+    const candidates = [name, ...(stem !== name ? [`${stem}.original.yaml`, `${stem}.original.yml`, `${stem}.original.json`] : [])];
+    // A directory that holds the revised plans too must not pair a plan with itself.
+    const self = resolve(cwd, file);
+    const found = candidates.map((c) => join(against, c)).find((c) => resolve(cwd, c) !== self && existsSync(resolve(cwd, c)));
+    if (found !== undefined) pairs.set(file, found);
+    else unpaired.push(file);
+  }
+  return { pairs, unpaired };
 }

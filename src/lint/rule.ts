@@ -7,6 +7,7 @@ import type { Severity } from "../diagnostic.js";
 import type { DocPath } from "../compiler/source.js";
 import type { PlanIR } from "../ir.js";
 import type { PlanGraph } from "./graph.js";
+import type { ImportMark } from "./import-mark.js";
 
 export interface RuleMeta<M extends string = string> {
   description: string;
@@ -37,6 +38,8 @@ export interface RuleContext<M extends string = string> {
   /** The plan before revision, with `--against`. */
   original?: PlanIR;
   originalGraph?: PlanGraph;
+  /** Set when an importer marked the plan as converted from a format that cannot express some features. */
+  imported?: ImportMark;
   report(r: Report<M>): void;
 }
 

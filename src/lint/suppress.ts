@@ -4,6 +4,7 @@
  * `x-planspec-disable` list (the form JSON plans can carry, accepted in YAML too).
  * A suppression must give a reason and must suppress something, so each one stays honest.
  */
+import { CST, Lexer } from "yaml";
 import type { SourceDoc } from "../compiler/source.js";
 import { didYouMean } from "../compiler/suggest.js";
 
@@ -31,7 +32,7 @@ export interface SuppressibleFinding {
 
 /** A finding about a suppression, before the engine gives it a severity and a position. */
 export interface SuppressionProblem {
-  code: "suppression-without-reason" | "unused-suppression" | "unknown-rule";
+  code: "suppression-without-reason" | "unused-suppression" | "unknown-rule" | typeof IGNORED_SUPPRESSION;
   file: string;
   range: [number, number];
   message: string;
@@ -39,19 +40,37 @@ export interface SuppressionProblem {
 }
 
 export const DISABLE_KEY = "x-planspec-disable";
+export const IGNORED_SUPPRESSION = "ignored-suppression";
 const DIRECTIVE = /^#\s*planspec-disable(-next-line)?(?=\s|$)(.*)$/;
 
 /** Reads every suppression written in one source file, naming it `file` (as its findings do). */
 export function collectSuppressions(doc: SourceDoc, file: string = doc.file): Suppression[] {
   const out: Suppression[] = [];
-  // Most files carry none: skip the line scan unless the marker is there at all.
-  if (doc.text.includes("planspec-disable")) collectComments(doc, file, out);
+  // Most files carry none: skip the line scan unless the marker is there at all. JSON has no comments.
+  if (doc.text.includes("planspec-disable") && !/\.json$/i.test(doc.file)) collectComments(doc, file, out);
   collectDisableKey(doc, file, out);
   return out;
 }
 
+/**
+ * Offsets where real YAML comments start, from yaml's own lexer: a line of a block scalar
+ * or a multi-line string that reads `# planspec-disable ...` is text, not a directive (a goal
+ * written by a model must not be able to switch the gate off).
+ */
+function commentStarts(text: string): Set<number> {
+  const starts = new Set<number>();
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (CST.tokenType(token) === "comment") starts.add(offset);
+    // Document, flow-end and scalar markers are the lexer's own; they take no source text.
+    if (token !== CST.DOCUMENT && token !== CST.FLOW_END && token !== CST.SCALAR) offset += token.length;
+  }
+  return starts;
+}
+
 function collectComments(doc: SourceDoc, file: string, out: Suppression[]): void {
   const text = doc.text;
+  const comments = commentStarts(text);
   const lines: Array<{ start: number; text: string }> = [];
   for (let start = 0; start <= text.length; ) {
     const nl = text.indexOf("\n", start);
@@ -64,7 +83,8 @@ function collectComments(doc: SourceDoc, file: string, out: Suppression[]): void
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const trimmed = line.text.trimStart();
-    if (!trimmed.startsWith("#")) {
+    const col = line.text.length - trimmed.length;
+    if (!trimmed.startsWith("#") || !comments.has(line.start + col)) {
       // Blank lines, the document marker and directives do not end the file header.
       if (trimmed !== "" && !trimmed.startsWith("---") && !trimmed.startsWith("%")) seenKey = true;
       continue;
@@ -72,7 +92,6 @@ function collectComments(doc: SourceDoc, file: string, out: Suppression[]): void
     const m = DIRECTIVE.exec(trimmed);
     if (!m) continue;
     const { rules, reason } = parseBody(m[2] ?? "");
-    const col = line.text.length - trimmed.length;
     const range: [number, number] = [line.start + col, line.start + line.text.trimEnd().length];
     const s: Suppression = { file, scope: m[1] ? "line" : "file", rules, range };
     if (reason !== undefined) s.reason = reason;
@@ -191,4 +210,15 @@ export function applySuppressions<F extends SuppressibleFinding>(
     }
   });
   return { kept, problems };
+}
+
+/** With `--no-inline-config`: one finding per suppression, saying it was not applied. */
+export function ignoredSuppressions(suppressions: readonly Suppression[]): SuppressionProblem[] {
+  return suppressions.map((s) => ({
+    code: IGNORED_SUPPRESSION,
+    file: s.file,
+    range: s.range,
+    message: `suppression of ${s.rules.length ? s.rules.join(", ") : "no rule"} ignored: inline config is off (--no-inline-config)`,
+    hint: "a plan cannot switch off its own gate; put the exception in the pinned --config, or fix the finding",
+  }));
 }

@@ -18,20 +18,26 @@ export interface Checked {
   ok: boolean;
 }
 
-/** The YAML a reviewer reads: a header saying where it came from, then the document. */
+/**
+ * The YAML a reviewer reads: a header saying where it came from, then the document. A
+ * header line (the goal is one) that would read as a `planspec-disable` directive is quoted.
+ */
 export function renderPlanYaml(doc: Record<string, unknown>, header: string): string {
   const body = stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
   return header
     .split("\n")
-    .map((l) => `# ${l}`.trimEnd())
+    .map((l) => (/^\s*planspec-disable/i.test(l) ? `# > ${l}` : `# ${l}`).trimEnd())
     .join("\n")
     .concat("\n", body);
 }
 
-/** Compiles and lints the YAML as the file `file` (relative imports resolve from there). */
+/**
+ * Compiles and lints the YAML as the file `file` (relative imports resolve from there).
+ * Every line of it is generated, so inline config is off: the model cannot suppress its findings.
+ */
 export function checkPlanText(file: string, yaml: string, cwd: string): Checked {
   const compiled = compileSource(file, yaml, { cwd });
-  const lint = compiled.ir ? lintCompiled(compiled) : [];
+  const lint = compiled.ir ? lintCompiled(compiled, { inlineConfig: false }) : [];
   const diagnostics = [...compiled.diagnostics, ...lint];
   const ok = compiled.ir !== undefined && !diagnostics.some((d) => d.severity === "error");
   return { yaml, compiled, diagnostics, ok };

@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { type Catalog, type TemplateInfo, attach } from "./catalog.js";
 import { type Checked, checkPlanText, feedbackText, renderPlanYaml, traceDiagnostics } from "./document.js";
 import { readAnswer } from "./extract.js";
+import { stripSuppressions } from "./strip.js";
 import { goalMessage, repairMessage, systemPrompt } from "./prompt.js";
 import type { ChatMessage, Provider, Usage } from "./provider.js";
 import { planRequestSchema } from "./schema.js";
@@ -67,10 +68,19 @@ export async function planWithRepairs(opts: LoopOptions): Promise<LoopResult> {
       if (parsed.final) return result;
       feedback = `The answer could not be read: ${parsed.model}.`;
     } else {
-      const doc = attach(parsed.value, opts.catalog, opts.templates, opts.planFile);
+      const stripped = stripSuppressions(parsed.value);
+      const doc = attach(stripped.value, opts.catalog, opts.templates, opts.planFile);
       const checked = checkPlanText(opts.planFile, renderPlanYaml(doc, header), opts.cwd);
       result = { candidate, doc, checked, diagnostics: checked.diagnostics, ok: checked.ok, rounds: round + 1, usage };
-      opts.trace.record({ type: "diagnostics", candidate, round, ok: checked.ok, note: parsed.note, diagnostics: traceDiagnostics(checked.diagnostics) });
+      opts.trace.record({
+        type: "diagnostics",
+        candidate,
+        round,
+        ok: checked.ok,
+        note: parsed.note,
+        ...(stripped.removed.length ? { stripped: stripped.removed } : {}),
+        diagnostics: traceDiagnostics(checked.diagnostics),
+      });
       if (checked.ok) return result;
       feedback = feedbackText(checked);
     }

@@ -16,6 +16,7 @@ import { reviseRun } from "../runtime/revise.js";
 import { traceDiagnostics } from "./document.js";
 import { PlannerError } from "./errors.js";
 import { readAnswer } from "./extract.js";
+import { stripSuppressions } from "./strip.js";
 import { refinementSystemPrompt, repairMessage } from "./prompt.js";
 import type { ChatMessage, Provider, Usage } from "./provider.js";
 import { type RefineSubject, refineMessage, refineSystem } from "./refine-context.js";
@@ -96,7 +97,8 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
     opts.trace.record({ type: "response", candidate: 0, round, completion: answer, usage: answer.usage });
     messages.push({ role: "assistant", content: answer.text });
     const parsed = readAnswer(answer);
-    const steps = parsed.ok ? parsed.value.steps : undefined;
+    // The sub-steps are the model's: no suppression of its own findings (the plan around them is the user's).
+    const steps = parsed.ok ? stripSuppressions(parsed.value).value.steps : undefined;
     let feedback: string;
     if (!parsed.ok || !steps || typeof steps !== "object" || Array.isArray(steps) || Object.keys(steps).length === 0) {
       const problem = parsed.ok ? 'the answer has no non-empty "steps" map' : parsed.user;

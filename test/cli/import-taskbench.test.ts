@@ -69,7 +69,7 @@ describe("planspec import taskbench", () => {
       planspec: 1,
       name: "taskbench-101",
       goal: "request 101",
-      deliverables: ["node_1_out"],
+      "x-planspec-import": { format: "taskbench", cannot_express: ["success", "deliverables"] },
       tools: { "Image Downloader": { risk: "read" }, "Image-to-Text": { risk: "read" } },
       steps: { node_1: { tool: "Image-to-Text", needs: ["node_0"], with: { args: ["${{ steps.node_0.output }}"] } } },
     });

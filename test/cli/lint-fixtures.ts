@@ -75,6 +75,36 @@ export const BAD = `${readInputPlan("bad-plan", "Read the input file and send a 
       - check: "\${{ exists(output.id) }}"
 `;
 
+/**
+ * A JSON plan whose external step has no idempotency key (and, as the step has no
+ * evidence, writes without it too); `disable` becomes its `x-planspec-disable`.
+ */
+export function badJsonPlan(disable?: unknown): string {
+  return JSON.stringify(
+    {
+      planspec: 1,
+      name: "bad-json",
+      goal: "Send the input text by email.",
+      ...(disable ? { "x-planspec-disable": disable } : {}),
+      tools: { "mail.send": { risk: "external" } },
+      limits: { run_timeout: "1m" },
+      defaults: { timeout: "1m" },
+      steps: {
+        send: {
+          kind: "external",
+          goal: "Send the input text by email",
+          tool: "mail.send",
+          risk: "external",
+          approval: { required: true, approvers: ["ops"], timeout: "1h" },
+          success: [{ check: "${{ exists(output.id) }}" }],
+        },
+      },
+    },
+    null,
+    2,
+  );
+}
+
 export const IDEMPOTENCY = "side-effect-without-idempotency-key";
 export const NO_CRITERIA = "missing-success-criteria";
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers.js";
-import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, workspace } from "./lint-fixtures.js";
+import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, badJsonPlan, workspace } from "./lint-fixtures.js";
 
 const lint = (dir: string, ...args: string[]) => cli(["lint", ...args], { cwd: dir });
 const codes = (stdout: string) => (JSON.parse(stdout) as Array<{ code: string; line: number; severity: string }>).map((d) => `${d.line} ${d.severity} ${d.code}`);
@@ -32,30 +32,7 @@ describe("planspec lint: suppressions", () => {
   });
 
   it("JSON plans suppress with x-planspec-disable", () => {
-    const plan = (disable?: unknown) =>
-      JSON.stringify(
-        {
-          planspec: 1,
-          name: "bad-json",
-          goal: "Send the input text by email.",
-          ...(disable ? { "x-planspec-disable": disable } : {}),
-          tools: { "mail.send": { risk: "external" } },
-          limits: { run_timeout: "1m" },
-          defaults: { timeout: "1m" },
-          steps: {
-            send: {
-              kind: "external",
-              goal: "Send the input text by email",
-              tool: "mail.send",
-              risk: "external",
-              approval: { required: true, approvers: ["ops"], timeout: "1h" },
-              success: [{ check: "${{ exists(output.id) }}" }],
-            },
-          },
-        },
-        null,
-        2,
-      );
+    const plan = badJsonPlan;
     const dir = workspace({ "p.plan.json": plan(), "q.plan.json": plan([{ rule: IDEMPOTENCY, step: "send", reason: "the gateway deduplicates" }]) });
     const found = (file: string) => (JSON.parse(lint(dir, file, "--format", "json").stdout) as Array<{ code: string }>).map((d) => d.code);
     expect(found("p.plan.json")).toContain(IDEMPOTENCY);
@@ -121,9 +98,36 @@ describe("planspec lint --against", () => {
     expect(codes(r.stdout)).toEqual(["3 error goal-drift"]);
   });
 
+  it("--against DIR pairs each revised plan with the original of the same name", () => {
+    const drifted = CLEAN.replace(/^goal: .*$/m, "goal: Delete the input file.");
+    const dir = workspace({
+      "revised/a.plan.yaml": drifted,
+      "revised/b.plan.yaml": CLEAN,
+      "revised/new.plan.yaml": CLEAN,
+      "originals/a.plan.yaml": CLEAN,
+      "originals/b.plan.yaml": CLEAN.replace(/^goal: .*$/m, "goal: Summarise the input file in a report."),
+    });
+    const r = lint(dir, "revised", "--against", "originals", "--format", "json");
+    expect(r.status).toBe(1);
+    const found = (JSON.parse(r.stdout) as Array<{ file: string; code: string }>).map((d) => `${d.file} ${d.code}`);
+    expect(found).toEqual(["revised/a.plan.yaml goal-drift", "revised/b.plan.yaml goal-drift"]);
+    expect(r.stderr).toBe("planspec: no original for revised/new.plan.yaml in originals; linted as a new plan\n");
+    // The golden naming works too: <case>.original.yaml beside <case>.plan.yaml, in the same directory.
+    const golden = workspace({ "cases/x.plan.yaml": drifted, "cases/x.original.yaml": CLEAN });
+    expect(codes(lint(golden, "cases", "--against", "cases", "--format", "json").stdout)).toEqual(["3 error goal-drift"]);
+  });
+
+  it("--against DIR refuses plans it cannot tell apart by name", () => {
+    const dir = workspace({ "x/p.plan.yaml": CLEAN, "y/p.plan.yaml": CLEAN, "o/p.plan.yaml": CLEAN });
+    expect(lint(dir, "x", "y", "--against", "o")).toMatchObject({
+      status: 2,
+      stderr: "planspec: --against o: x/p.plan.yaml and y/p.plan.yaml have the same file name, so neither can be paired with an original by name\n",
+    });
+  });
+
   it("takes exactly one plan, and an original that compiles", () => {
     const dir = workspace({ "a.plan.yaml": CLEAN, "b.plan.yaml": CLEAN });
-    expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans\n" });
+    expect(lint(dir, ".", "--against", "a.plan.yaml")).toMatchObject({ status: 2, stderr: "planspec: --against compares one revised plan with its original; got 2 plans (give a directory to pair them by file name)\n" });
     expect(lint(dir, "a.plan.yaml", "--against", "x.plan.yaml").stderr).toBe("planspec: --against x.plan.yaml does not compile: x.plan.yaml:1:1: cannot read x.plan.yaml: no such file\n");
   });
 });

@@ -59,7 +59,7 @@ describe("parseTaskBenchLine", () => {
 });
 
 describe("toPlanDoc", () => {
-  it("builds steps, needs, the catalogue, deliverables and limits", () => {
+  it("builds steps, needs, the catalogue, the import mark and limits, and invents no deliverables or complexity", () => {
     const { doc, notes } = toPlanDoc(
       record(
         [
@@ -75,8 +75,7 @@ describe("toPlanDoc", () => {
       planspec: 1,
       name: "taskbench-7",
       goal: "Do it",
-      complexity: "simple",
-      deliverables: ["node_1_out"],
+      "x-planspec-import": { format: "taskbench", cannot_express: ["success", "deliverables"] },
       tools: {
         "Image Downloader": expect.objectContaining({ risk: "read", description: "Downloads an image from a given URL." }),
         "Image Captioning": expect.objectContaining({ risk: "read" }),
@@ -115,8 +114,6 @@ describe("toPlanDoc", () => {
     );
     expect(doc.steps.node_1?.needs).toEqual(["node_1", "node_0"]);
     expect(notes).toEqual([{ kind: "self-reference", node: 1, message: "node 1 uses its own output <node-1>" }]);
-    // The self-referencing step does not count as its own consumer: it is still a sink.
-    expect(doc.deliverables).toEqual(["node_1_out"]);
   });
 
   it("turns an out-of-range reference into a need on a missing step", () => {
@@ -167,7 +164,6 @@ describe("toPlanDoc", () => {
     expect(doc.steps.node_2?.with).toEqual({ args: ["${{ steps.node_0.output }} and ${{ steps.node_1.output }}"] });
     expect(doc.steps.node_2?.needs).toEqual(["node_0", "node_1"]);
     expect(doc.steps.node_2?.kind).toBe("analyze");
-    expect(doc.deliverables).toEqual(["node_2_out"]);
     expect(notes.map((n) => n.kind)).toEqual(["embedded-reference"]);
   });
 
@@ -197,11 +193,19 @@ describe("toPlanDoc", () => {
     expect(written.steps.node_1.needs).toEqual(["node_0"]);
   });
 
-  it("sizes complexity and the tool-call limit by node count", () => {
+  it("sizes the tool-call limit by node count, and never the complexity", () => {
     const nodes = (k: number) => Array.from({ length: k }, () => ({ task: "Text Search", arguments: ["q"] }));
-    expect(toPlanDoc(record(nodes(3)), tools).doc).toMatchObject({ complexity: "simple", limits: { max_tool_calls: 10 } });
-    expect(toPlanDoc(record(nodes(4)), tools).doc).toMatchObject({ complexity: "moderate", limits: { max_tool_calls: 12 } });
-    expect(toPlanDoc(record(nodes(10)), tools).doc).toMatchObject({ complexity: "complex", limits: { max_tool_calls: 24 } });
+    for (const [k, calls] of [[3, 10], [4, 12], [10, 24]] as const) {
+      const { doc } = toPlanDoc(record(nodes(k)), tools);
+      expect(doc.limits).toEqual({ max_tool_calls: calls });
+      expect(doc).not.toHaveProperty("complexity");
+      expect(doc).not.toHaveProperty("deliverables");
+    }
+  });
+
+  it("maps input-type and output-type into the catalogue", () => {
+    const { doc } = toPlanDoc(record([{ task: "Image Stitcher", arguments: ["a.jpg", "b.jpg"] }]), tools);
+    expect(doc.tools["Image Stitcher"]).toMatchObject({ input_types: ["image", "image"], output_types: ["image"] });
   });
 });
 

@@ -55,18 +55,15 @@ describe.skipIf(!present)("TaskBench multimedia corpus", () => {
   });
 
   it("writes plans whose sizes follow TaskBench's 1-9 nodes", () => {
-    const byComplexity: Record<string, number> = {};
     const bySize: Record<number, number> = {};
     for (const f of readdirSync(out)) {
       const doc = JSON.parse(readFileSync(join(out, f), "utf8")) as PlanDoc;
       const n = Object.keys(doc.steps).length;
       bySize[n] = (bySize[n] ?? 0) + 1;
-      byComplexity[doc.complexity] = (byComplexity[doc.complexity] ?? 0) + 1;
       expect(doc.limits.max_tool_calls).toBe(2 * n + 4);
-      expect(doc.deliverables.length).toBeGreaterThan(0);
+      expect(doc["x-planspec-import"]).toEqual({ format: "taskbench", cannot_express: ["success", "deliverables"] });
     }
     expect(bySize).toEqual({ 1: 1898, 2: 609, 3: 1265, 4: 1042, 5: 453, 6: 186, 7: 92, 8: 24, 9: 2 });
-    expect(byComplexity).toEqual({ simple: 3772, moderate: 1799 });
   });
 
   it("writes a self-referencing plan with the need kept", () => {

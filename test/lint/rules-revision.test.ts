@@ -107,7 +107,8 @@ testRule(unsafeRevision, {
       errors: [{ messageId: "riskRaised", line: 7, column: 11 }],
     },
     {
-      name: "a new external step and a dropped gate",
+      // The dropped gate is revision-removes-safeguard's finding now, not this rule's.
+      name: "a new external step beside a dropped gate",
       original: plan(`
         read_client: { kind: read, goal: Read the login client source, tool: fs.read, output: source, approval: { required: true } }
       `),
@@ -115,10 +116,7 @@ testRule(unsafeRevision, {
         read_client: { kind: read, goal: Read the login client source, tool: fs.read, output: source }
         notify: { kind: external, needs: [read_client], goal: Mail the change to the team, tool: mail.send }
       `),
-      errors: [
-        { messageId: "approvalRemoved", line: 3, column: 3 },
-        { messageId: "newExternal", line: 4, column: 3 },
-      ],
+      errors: [{ messageId: "newExternal", line: 4, column: 3 }],
     },
   ],
 });

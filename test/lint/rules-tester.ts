@@ -95,20 +95,24 @@ export function dedent(text: string): string {
   return lines.map((l) => l.slice(indent)).join("\n");
 }
 
+/** Step entries dedented and indented under `steps:`. */
+export function stepsBlock(steps: string): string {
+  return dedent(steps)
+    .split("\n")
+    .map((l) => (l ? `  ${l}` : l))
+    .join("\n");
+}
+
 /**
  * A plan whose steps come first: the first step key is on line 3, so expected lines read
  * straight off the case. The standard header (goal, tools, limits, defaults) and `extra`
  * top-level YAML follow the steps.
  */
 export function plan(steps: string, extra = ""): string {
-  const body = dedent(steps)
-    .split("\n")
-    .map((l) => (l ? `  ${l}` : l))
-    .join("\n");
   return [
     "planspec: 1",
     "steps:",
-    body,
+    stepsBlock(steps),
     "name: rule-case",
     "goal: Fix the retry bug in the login client and report the change.",
     "tools: { fs.read: { risk: read }, fs.write: { risk: write }, tests.run: { risk: read }, llm.ask: { risk: read }, mail.send: { risk: external } }",

@@ -3,7 +3,8 @@
  * node, `needs` rebuilt from `<node-j>` references. Conversion is total: a malformed plan
  * is written as the model meant it and noted, so the compiler reports it with a position.
  */
-import type { Complexity, JsonValue, StepKind } from "../../ir.js";
+import type { JsonValue, StepKind } from "../../ir.js";
+import { IMPORT_KEY, type ImportFeature, importMarkJson } from "../../lint/import-mark.js";
 import type { TaskBenchRecord } from "./record.js";
 import { type DslToolEntry, type ToolDesc, stepKind, toolEntry } from "./tool-desc.js";
 
@@ -42,13 +43,19 @@ export interface DslStep {
   output: string;
 }
 
+/**
+ * What a TaskBench plan cannot say, so the importer does not invent it: success criteria,
+ * deliverables (the user request names them in prose) and a complexity (the only measure
+ * would be the plan's own size, which would make `over-planning` unable to fire).
+ */
+export const TASKBENCH_CANNOT_EXPRESS: readonly ImportFeature[] = ["success", "deliverables"];
+
 /** A plan document in the DSL's JSON form, as the importer writes it. */
 export interface PlanDoc {
   planspec: 1;
   name: string;
   goal: string;
-  complexity: Complexity;
-  deliverables: string[];
+  [IMPORT_KEY]: { format: string; cannot_express: ImportFeature[] };
   tools: { [name: string]: DslToolEntry };
   limits: { max_tool_calls: number };
   steps: { [id: string]: DslStep };
@@ -58,11 +65,6 @@ const NODE_REF = /<node-(\d+)>/g;
 
 const stepId = (j: string | number): string => `node_${j}`;
 const outputName = (j: number): string => `node_${j}_out`;
-
-/** TaskBench's plan sizes (1-9 nodes) split as the over-planning thresholds expect. */
-export function complexityOf(nodeCount: number): Complexity {
-  return nodeCount <= 3 ? "simple" : nodeCount <= 9 ? "moderate" : "complex";
-}
 
 /**
  * The run-level bound: one call per node, a retry for each, and a little slack. It is
@@ -116,7 +118,6 @@ export function toPlanDoc(record: TaskBenchRecord, toolDesc: ToolDesc): { doc: P
   // Tool names are free text from the model: no prototype to collide with.
   const tools: { [name: string]: DslToolEntry } = Object.create(null);
   const steps: { [id: string]: DslStep } = {};
-  const hasDependent = new Array<boolean>(n).fill(false);
 
   if (record.taskSteps.length > 0 && record.taskSteps.length !== n) {
     notes.push({
@@ -150,8 +151,6 @@ export function toPlanDoc(record: TaskBenchRecord, toolDesc: ToolDesc): { doc: P
         notes.push({ kind: "self-reference", node: i, message: `node ${i} uses its own output <node-${j}>` });
       } else if (index >= n) {
         notes.push({ kind: "dangling-reference", node: i, message: `node ${i} uses <node-${j}>, but the plan has ${n} nodes` });
-      } else {
-        hasDependent[index] = true;
       }
       needs.push(stepId(j));
     }
@@ -177,9 +176,7 @@ export function toPlanDoc(record: TaskBenchRecord, toolDesc: ToolDesc): { doc: P
     planspec: 1,
     name: slug === "" ? "taskbench" : `taskbench-${slug}`,
     goal: record.userRequest,
-    complexity: complexityOf(n),
-    // The sinks: outputs no other node consumes are what the plan delivers.
-    deliverables: record.nodes.map((_, i) => i).filter((i) => !hasDependent[i]).map(outputName),
+    [IMPORT_KEY]: importMarkJson("taskbench", TASKBENCH_CANNOT_EXPRESS),
     tools,
     limits: { max_tool_calls: maxToolCallsFor(n) },
     steps,

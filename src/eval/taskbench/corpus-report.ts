@@ -37,7 +37,7 @@ export function formatCorpusReport(s: CorpusStats, meta: { title: string; comman
   ];
   out.push(
     "",
-    "The importer makes every plan's sinks its deliverables, so a dead step cannot occur in an imported plan;",
+    "Imported steps all have outputs and a TaskBench plan has no deliverables, so a dead step cannot occur in an imported plan;",
     "a duplicate needs the same tool with the same normalised arguments, which a repeated tool with other arguments is not.",
   );
   const rejected = Object.entries(s.rejected).sort(byCount);

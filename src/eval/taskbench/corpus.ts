@@ -102,7 +102,8 @@ export function corpusStats(text: string, toolDesc: ToolDesc, onProgress?: (done
       return;
     }
     s.compiled++;
-    const red = redundancy(result.ir, new PlanGraph(result.ir));
+    // TaskBench has no deliverables: a plan's final steps are its results, not dead steps.
+    const red = redundancy(result.ir, new PlanGraph(result.ir), { finalResults: true });
     s.steps += red.steps;
     s.redundantSteps += red.redundant.length;
     s.duplicateSteps += red.duplicates.length;

@@ -20,6 +20,10 @@ export interface DslToolEntry {
   risk: Risk;
   description?: string;
   input_schema?: { [key: string]: JsonValue };
+  /** TaskBench `input-type`, by argument position: what wiring-type-mismatch checks. */
+  input_types?: string[];
+  /** TaskBench `output-type`. */
+  output_types?: string[];
 }
 
 export type ToolDescResult = { ok: true; tools: ToolDesc } | { ok: false; reason: string };
@@ -80,12 +84,15 @@ export function stepKind(tool: ToolDescEntry | undefined): StepKind {
 }
 
 /**
- * The DSL catalogue entry of a tool. `input_schema` records TaskBench's positional
- * input types: `with.args` holds exactly one argument per input type.
+ * The DSL catalogue entry of a tool. `input_types`/`output_types` carry TaskBench's
+ * resource types; `input_schema` records the arity they imply: `with.args` holds exactly
+ * one argument per input type.
  */
 export function toolEntry(tool: ToolDescEntry): DslToolEntry {
   const entry: DslToolEntry = { risk: toolRisk(tool) };
   if (tool.desc) entry.description = tool.desc;
+  if (tool.inputTypes.length > 0) entry.input_types = [...tool.inputTypes];
+  if (tool.outputTypes.length > 0) entry.output_types = [...tool.outputTypes];
   if (tool.inputTypes.length > 0) {
     entry.input_schema = {
       type: "object",

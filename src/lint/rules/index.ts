@@ -15,9 +15,14 @@ import { rule as overPlanning } from "./over-planning.js";
 import { rule as phaseWithoutBounds } from "./phase-without-bounds.js";
 import { rule as redundantDependency } from "./redundant-dependency.js";
 import { rule as retryWithoutIdempotency } from "./retry-without-idempotency.js";
+import { rule as revisionAddsFilter } from "./revision-adds-filter.js";
+import { rule as revisionLoosensCheck } from "./revision-loosens-check.js";
+import { rule as revisionRemovesSafeguard } from "./revision-removes-safeguard.js";
+import { rule as revisionReroutesDeliverable } from "./revision-reroutes-deliverable.js";
 import { rule as riskUnderLabelled } from "./risk-under-labelled.js";
 import { rule as riskyStepWithoutTimeout } from "./risky-step-without-timeout.js";
 import { rule as secretInArguments } from "./secret-in-arguments.js";
+import { rule as toolArgumentMismatch } from "./tool-argument-mismatch.js";
 import { rule as sideEffectWithoutIdempotencyKey } from "./side-effect-without-idempotency-key.js";
 import { rule as summaryWithoutEvidence } from "./summary-without-evidence.js";
 import { rule as unboundedLoop } from "./unbounded-loop.js";
@@ -28,6 +33,7 @@ import { rule as unusedOutput } from "./unused-output.js";
 import { rule as unverifiedHypothesis } from "./unverified-hypothesis.js";
 import { rule as vagueStepGoal } from "./vague-step-goal.js";
 import { rule as vagueSuccessCriteria } from "./vague-success-criteria.js";
+import { rule as wiringTypeMismatch } from "./wiring-type-mismatch.js";
 import { rule as writeWithoutEvidence } from "./write-without-evidence.js";
 import { rule as writeWithoutVerification } from "./write-without-verification.js";
 
@@ -47,11 +53,16 @@ export const rules: Rule[] = [
   phaseWithoutBounds,
   redundantDependency,
   retryWithoutIdempotency,
+  revisionAddsFilter,
+  revisionLoosensCheck,
+  revisionRemovesSafeguard,
+  revisionReroutesDeliverable,
   riskUnderLabelled,
   riskyStepWithoutTimeout,
   secretInArguments,
   sideEffectWithoutIdempotencyKey,
   summaryWithoutEvidence,
+  toolArgumentMismatch,
   unboundedLoop,
   unsafeRevision,
   unusedHypothesis,
@@ -60,6 +71,7 @@ export const rules: Rule[] = [
   unverifiedHypothesis,
   vagueStepGoal,
   vagueSuccessCriteria,
+  wiringTypeMismatch,
   writeWithoutEvidence,
   writeWithoutVerification,
 ];

@@ -1,23 +1,21 @@
 /**
  * A revision made mid-run is reviewed less than the plan it replaces; it must not raise
- * what a step may do, add an external step or drop a gate without a person approving.
+ * what a step may do or add an external step without a person approving.
  */
-import { type IRNode, riskRank } from "../../ir.js";
+import { riskRank } from "../../ir.js";
+import { isGate } from "../revision.js";
 import { defineRule } from "../rule.js";
-
-const isGate = (n: IRNode): boolean => n.approval?.required === true || n.kind === "approval";
 
 export const rule = defineRule({
   id: "unsafe-revision",
   meta: {
-    description: "A revision that raises a step's risk, adds an external step or removes an approval, without an approval gate.",
+    description: "A revision that raises a step's risk or adds an external step, without an approval gate.",
     defaultSeverity: "error",
     needsOriginal: true,
     messages: {
       riskRaised:
         'the revision raises the risk of step "{{step}}" from {{from}} to {{to}} without an approval gate; add approval: { required: true }',
       newExternal: 'the revision adds external step "{{step}}" without an approval gate; add approval: { required: true }',
-      approvalRemoved: 'the revision removes the approval gate of step "{{step}}"; keep approval: { required: true }',
     },
   },
   check(ctx) {
@@ -34,11 +32,8 @@ export const rule = defineRule({
         }
         return;
       }
-      if (isGate(before) && !isGate(node)) {
-        // No path: the gate is gone, so the step is the place to point at.
-        ctx.report({ messageId: "approvalRemoved", node: node.id, data: { step: node.id } });
-        return;
-      }
+      // A dropped gate is revision-removes-safeguard's finding.
+      if (isGate(before) && !isGate(node)) return;
       const from = originalGraph.effectiveRisk(before);
       if (riskRank(to) > riskRank(from) && !gated) {
         // Point at what raised the risk: the declared label, else the tool that implies it.
