@@ -6,7 +6,7 @@
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
 import { redact } from "./redact.js";
-import type { RunState } from "./store.js";
+import type { Lease, RunState } from "./store.js";
 import { effectiveRisk } from "./tools/registry.js";
 import type { ToolContext, ToolImpl } from "./tools/types.js";
 import { PathEscapeError } from "./tools/workspace.js";
@@ -32,6 +32,8 @@ export interface CallContext {
   attempt: number;
   signal: AbortSignal;
   idempotencyKey?: string;
+  /** The lease the session writes under: checked before every call, its token passed on. */
+  lease?: Lease;
 }
 
 export class Gateway {
@@ -56,6 +58,7 @@ export class Gateway {
   /** Calls `tool` for a step after the sandbox checks; `system` calls (the judge) skip the allowed-tools check. */
   async call(tool: string, args: Record<string, unknown>, cc: CallContext, system = false): Promise<unknown> {
     const { node } = cc;
+    cc.lease?.check();
     const impl = this.registry.get(tool);
     if (!system) {
       if (!node.allowedTools.includes(tool)) {
@@ -82,6 +85,7 @@ export class Gateway {
       attempt: cc.attempt,
       workspace: this.workspace,
       idempotencyKey: cc.idempotencyKey,
+      fencingToken: cc.lease?.token,
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

@@ -164,6 +164,13 @@ export class Scheduler implements OutputSource {
     this.state.reason = undefined;
     const limit = this.plan.limits.runTimeoutMs;
     let runTimer: NodeJS.Timeout | undefined;
+    // A lost lease stops the run at once: in-flight calls are aborted, nothing new starts.
+    const lease = this.store.lease;
+    const onLeaseLost = () => {
+      this.stop({ status: "terminated", reason: errorMessage(lease?.signal.reason) });
+      this.wake();
+    };
+    lease?.signal.addEventListener("abort", onLeaseLost, { once: true });
     if (limit !== undefined) {
       runTimer = setTimeout(() => {
         this.opts.emit("limit", { limit: "run_timeout", value: limit });
@@ -190,6 +197,7 @@ export class Scheduler implements OutputSource {
       }
     } finally {
       if (runTimer) clearTimeout(runTimer);
+      lease?.signal.removeEventListener("abort", onLeaseLost);
     }
     const outcome = this.outcome();
     this.state.status = outcome.status;

@@ -99,8 +99,23 @@ export interface ArtifactRef {
   hash: string;
 }
 
+/**
+ * The lease a session writes under (a PostgreSQL store; a run directory has none). Tools
+ * see `token` as `ctx.fencingToken`, and `signal` aborts their calls once the lease is lost.
+ */
+export interface Lease {
+  /** The lease generation: grows with every claim, so a downstream service can refuse an older one. */
+  readonly token: number;
+  /** Fires (reason: a `LeaseLostError`) when the lease is lost, expired by the clock, or given back. */
+  readonly signal: AbortSignal;
+  /** Throws when the lease is lost, deciding by the local clock without a round trip. */
+  check(): void;
+}
+
 export interface Store {
   readonly runId: string;
+  /** The lease this store holds now, if it is a leased store. */
+  readonly lease?: Lease;
   /** A human-readable location (the run directory for the file store). */
   readonly location: string;
   exists(): Promise<boolean>;
@@ -134,6 +149,14 @@ export interface Store {
   /** Takes the run's lock; throws `LockHeldError` when a live process holds it. */
   lock(): Promise<void>;
   unlock(): Promise<void>;
+}
+
+/** A store or run that cannot be used: bad URL, server down, wrong schema version, no such run. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
 }
 
 /** Another live process holds the run. */

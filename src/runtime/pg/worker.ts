@@ -7,7 +7,7 @@
 import { resumeRun, type SessionResult } from "../run.js";
 import type { RunState } from "../store.js";
 import type { PgDatabase } from "./db.js";
-import { claimNext, LeaseLostError, newOwnerId, openRunCount, releaseLease } from "./lease.js";
+import { claimNext, LeaseLostError, newOwnerId, openRunCount } from "./lease.js";
 import { PgStore } from "./pg-store.js";
 
 export type WorkerEvent =
@@ -84,6 +84,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     let claimed = false;
     while (active.size < opts.concurrency && !opts.stop.aborted) {
       let c;
+      const since = performance.now();
       try {
         c = await claimNext(opts.db, owner, opts.leaseMs);
       } catch {
@@ -93,7 +94,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       claimed = true;
       opts.onEvent?.({ type: "claimed", runId: c.runId, generation: c.generation });
       const store = new PgStore(opts.db, c.runId, { leaseMs: opts.leaseMs, owner });
-      await store.adoptLease(c.generation);
+      await store.adoptLease(c.generation, since);
       const done = session(store).finally(() => {
         active.delete(c.runId);
         nudge();
@@ -115,9 +116,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   }
   if (opts.release?.aborted) {
     for (const [runId, a] of active) {
-      const g = a.store.leaseGeneration;
-      a.store.abandon();
-      if (g !== undefined) await releaseLease(opts.db, runId, g).catch(() => {});
+      await a.store.giveBack();
       summary.released++;
       opts.onEvent?.({ type: "released", runId });
     }
