@@ -1,0 +1,87 @@
+/**
+ * Every run command chooses its store the same way: `--store URL`, else `PLANSPEC_STORE`,
+ * else run directories (real processes on a real PostgreSQL; build first). `report` and
+ * `revise` used to read run directories only, whatever the environment said.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planspec } from "../cli/run-helpers.js";
+import { tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
+
+const GATED = (x: number) => `planspec: 1
+name: gated
+goal: Prepare a note and send it after approval
+tools: { echo: { risk: read }, ledger: { risk: external } }
+limits: { max_tool_calls: 20 }
+steps:
+  prep: { kind: read, goal: prep, tool: echo, with: { x: ${x} }, output: prepared }
+  send:
+    kind: external
+    goal: send
+    needs: [prep]
+    tool: ledger
+    risk: external
+    approval: { required: true, approvers: [ops] }
+    idempotency_key: "\${{ run.id }}:send"
+    with: { entry: "\${{ steps.prep.output.x }}" }
+    output: sent
+`;
+
+let tdb: TestDatabase;
+let ws: string;
+
+beforeAll(async () => {
+  tdb = await freshDatabase();
+  ws = tempDir("planspec-pgchoice-");
+  writeFile(ws, "tools.mjs", TEST_TOOLS);
+  writeFile(ws, "gated.plan.yaml", GATED(1));
+  writeFile(ws, "gated-v2.plan.yaml", GATED(2));
+  expect(planspec(ws, ["store", "migrate", "--store", tdb.url]).code).toBe(0);
+});
+
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+describe("store choice on every run command", () => {
+  it("report and revise find a run of the store through PLANSPEC_STORE and through --store", () => {
+    const env = { PLANSPEC_STORE: tdb.url };
+    const run = planspec(ws, ["run", "gated.plan.yaml", "--tools", "tools.mjs", "--run-id", "c1", "--no-lint-gate"], env);
+    expect(run.code, run.stderr).toBe(3);
+
+    for (const [args, e] of [[["report", "c1"], env], [["report", "c1", "--store", tdb.url], {}]] as const) {
+      const r = planspec(ws, [...args], { ...e });
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/^<!doctype html>/i);
+      expect(r.stdout).toContain("c1");
+      expect(r.stdout).toContain("prep");
+    }
+
+    const rev = planspec(ws, ["revise", "c1", "gated-v2.plan.yaml", "--reason", "x changes", "--no-lint-gate"], env);
+    expect(rev.code, rev.stderr).toBe(0);
+    expect(rev.stdout).toMatch(/revision 1 recorded: prep \(changed\)/);
+    expect(rev.stdout).toContain(`next: planspec resume c1 --store ${tdb.url}`);
+    const status = JSON.parse(planspec(ws, ["status", "c1", "--json", "--store", tdb.url]).stdout) as { revision: number; reason: string };
+    expect(status).toMatchObject({ revision: 1, reason: expect.stringMatching(/plan revised/) });
+
+    const again = planspec(ws, ["revise", "c1", "gated.plan.yaml", "--reason", "back", "--no-lint-gate", "--store", tdb.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/revision 2 recorded/);
+  });
+
+  it("a run id the store does not hold is one line, exit 2, for every command that opens a run", () => {
+    for (const cmd of [["report", "nope"], ["revise", "nope", "gated.plan.yaml", "--reason", "r"], ["status", "nope"], ["resume", "nope"], ["approve", "nope", "send", "--by", "ops"]]) {
+      const r = planspec(ws, cmd, { PLANSPEC_STORE: tdb.url });
+      expect(r.code, cmd.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^planspec: no run "nope" in the store postgres:\/\/[^\n]*\n$/);
+    }
+  });
+
+  it("an empty PLANSPEC_STORE means run directories", () => {
+    const run = planspec(ws, ["run", "gated.plan.yaml", "--tools", "tools.mjs", "--run-id", "d1", "--no-lint-gate"], { PLANSPEC_STORE: " " });
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/run directory: .*\.planspec\/runs\/d1/);
+    const r = planspec(ws, ["report", "d1"], { PLANSPEC_STORE: "" });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
