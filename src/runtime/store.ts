@@ -146,6 +146,12 @@ export interface Store {
   /** Durably records a key before the step that used it is marked done. */
   recordIdempotency(key: string, resultRef: string | null): Promise<void>;
   saveRevision(n: number, plan: PlanIR): Promise<void>;
+  /**
+   * Hands the run to workers once this session lets go of it (a decision was recorded):
+   * a PostgreSQL store queues it and notifies listening workers at `unlock`. Run
+   * directories have no workers.
+   */
+  requeue?(): void;
   /** Takes the run's lock; throws `LockHeldError` when a live process holds it. */
   lock(): Promise<void>;
   unlock(): Promise<void>;

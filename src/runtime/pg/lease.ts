@@ -147,9 +147,23 @@ export async function renewLease(db: PgDatabase, runId: string, generation: numb
   return (r.rowCount ?? 0) > 0;
 }
 
-/** Gives a lease back so another worker may take the run at once. */
-export async function releaseLease(db: PgDatabase, runId: string, generation: number): Promise<void> {
-  await db.pool.query("UPDATE planspec.runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = $1 AND lease_generation = $2", [runId, generation]);
+/** The channel workers LISTEN on: a run id is notified when the run may be claimed now. */
+export const RUNS_CHANNEL = "planspec_runs";
+
+/**
+ * Gives a lease back so another worker may take the run at once; with `requeue`, a
+ * paused run is queued for workers (a decision was recorded). Workers hear of a run
+ * they may claim through NOTIFY, which PostgreSQL delivers when the statement commits.
+ */
+export async function releaseLease(db: PgDatabase, runId: string, generation: number, requeue = false): Promise<void> {
+  await db.pool.query(
+    `WITH r AS (
+       UPDATE planspec.runs SET lease_owner = NULL, lease_expires_at = NULL,
+         status = CASE WHEN $3 AND status = 'paused' THEN 'queued' ELSE status END
+       WHERE run_id = $1 AND lease_generation = $2 RETURNING run_id, status)
+     SELECT pg_notify('${RUNS_CHANNEL}', run_id) FROM r WHERE status IN ('queued', 'running')`,
+    [runId, generation, requeue],
+  );
 }
 
 /** How many runs a worker could still have to take: queued or running (leased or not). */

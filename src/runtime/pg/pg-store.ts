@@ -9,7 +9,7 @@ import type { PlanIR } from "../../ir.js";
 import { sha256Hex } from "../atomic.js";
 import { nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
-import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, takeLease } from "./lease.js";
+import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, RUNS_CHANNEL, takeLease } from "./lease.js";
 
 export interface PgStoreOptions {
   leaseMs?: number;
@@ -43,6 +43,7 @@ export class PgStore implements Store {
   private held: HeldLease | undefined;
   private creating = false;
   private lost = false;
+  private requeueOnUnlock = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private seq = -1;
   private pendingEvents: RunEvent[] = [];
@@ -99,6 +100,7 @@ export class PgStore implements Store {
       );
       if (ins.rowCount === 0) throw new StoreError(`run ${this.runId} already exists in ${this.location}; use planspec resume`);
       await client.query("INSERT INTO planspec.revisions (run_id, revision, plan) VALUES ($1, 0, $2::json)", [this.runId, JSON.stringify(plan)]);
+      if (!leased) await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', $1)`, [this.runId]);
       await client.query(
         "INSERT INTO planspec.events (run_id, seq, time, type, data) SELECT $1, e.seq, e.time, e.type, e.data FROM json_to_recordset($2::json) AS e(seq int, time timestamptz, type text, data json)",
         [this.runId, JSON.stringify(events)],
@@ -322,15 +324,21 @@ export class PgStore implements Store {
     if (g !== undefined) await releaseLease(this.db, this.runId, g).catch(() => {});
   }
 
+  requeue(): void {
+    this.requeueOnUnlock = true;
+  }
+
   async unlock(): Promise<void> {
     this.stopHeartbeat();
     this.creating = false;
     const g = this.generation;
+    const requeue = this.requeueOnUnlock;
     this.generation = undefined;
     this.idem = undefined;
+    this.requeueOnUnlock = false;
     this.held?.lose();
     this.held = undefined;
-    if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g).catch(() => {});
+    if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g, requeue).catch(() => {});
   }
 }
 

@@ -7,7 +7,8 @@
 import { resumeRun, type SessionResult } from "../run.js";
 import type { RunState } from "../store.js";
 import type { PgDatabase } from "./db.js";
-import { claimNext, LeaseLostError, newOwnerId, openRunCount } from "./lease.js";
+import type { PoolClient } from "pg";
+import { claimNext, LeaseLostError, newOwnerId, openRunCount, RUNS_CHANNEL } from "./lease.js";
 import { PgStore } from "./pg-store.js";
 
 export type WorkerEvent =
@@ -55,6 +56,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   const nudge = () => wake?.();
   opts.stop.addEventListener("abort", nudge);
   opts.release?.addEventListener("abort", nudge);
+  const listener = new RunListener(opts.db, nudge);
 
   const session = async (store: PgStore): Promise<void> => {
     try {
@@ -81,6 +83,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   };
 
   while (!opts.stop.aborted && !opts.release?.aborted) {
+    await listener.ensure();
     let claimed = false;
     while (active.size < opts.concurrency && !opts.stop.aborted) {
       let c;
@@ -114,6 +117,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     });
     wake = undefined;
   }
+  await listener.close();
   if (opts.release?.aborted) {
     for (const [runId, a] of active) {
       await a.store.giveBack();
@@ -124,6 +128,44 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   }
   await Promise.all([...active.values()].map((a) => a.done));
   return summary;
+}
+
+/**
+ * LISTEN on the runs channel, so a run queued or handed back by a decision wakes the
+ * worker at once; the poll stays as the fallback when the connection is lost.
+ */
+class RunListener {
+  private client: PoolClient | undefined;
+
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly onNotify: () => void,
+  ) {}
+
+  /** Listens if not listening (a lost connection is retried at the next loop turn). */
+  async ensure(): Promise<void> {
+    if (this.client) return;
+    let client: PoolClient | undefined;
+    try {
+      client = await this.db.pool.connect();
+      client.on("notification", this.onNotify);
+      client.on("error", () => this.drop(client!));
+      await client.query(`LISTEN ${RUNS_CHANNEL}`);
+      this.client = client;
+    } catch {
+      if (client) this.drop(client);
+    }
+  }
+
+  private drop(client: PoolClient): void {
+    if (this.client === client) this.client = undefined;
+    client.removeAllListeners("notification");
+    client.release(true);
+  }
+
+  async close(): Promise<void> {
+    if (this.client) this.drop(this.client);
+  }
 }
 
 /** A run that cannot even start (missing tool, bad state) is marked failed so workers stop claiming it. */
