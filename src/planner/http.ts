@@ -59,7 +59,8 @@ function retryable(status: number): boolean {
 /**
  * POSTs `body` as JSON and returns the final reply (any status the caller must judge:
  * 2xx, 4xx, or a 429/5xx after the retries ran out). Network failures and timeouts
- * are retried too, then become a PlannerError.
+ * are retried too, then become a PlannerError. An abort of `signal` (a step's) ends
+ * the request and the retries at once, rejecting with its reason.
  */
 export async function postJson(
   url: string,
@@ -68,6 +69,7 @@ export async function postJson(
   policy: HttpPolicy,
   trace: TraceSink,
   tag: TraceTag,
+  signal?: AbortSignal,
 ): Promise<HttpReply> {
   const allHeaders = { "content-type": "application/json", ...headers };
   for (let attempt = 0; ; attempt++) {
@@ -81,7 +83,7 @@ export async function postJson(
         method: "POST",
         headers: allHeaders,
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]) : AbortSignal.timeout(policy.timeoutMs),
       });
       const text = await res.text();
       let parsed: unknown = undefined;
@@ -94,6 +96,7 @@ export async function postJson(
       retryAfter = retryAfterMs(res.headers.get("retry-after"));
       trace.record({ type: "response", ...tag, attempt, status: res.status, ms: Date.now() - started, body: parsed ?? text.slice(0, 2000) });
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const timedOut = e.name === "TimeoutError" || e.name === "AbortError";
       failure = timedOut
@@ -107,6 +110,7 @@ export async function postJson(
       return reply!;
     }
     await sleep(backoffMs(policy, attempt, retryAfter));
+    signal?.throwIfAborted();
   }
 }
 

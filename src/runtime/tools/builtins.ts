@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, readdir, writeFile, appendFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { parseCsv, toRecords } from "./csv.js";
+import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { confine } from "./workspace.js";
 
@@ -163,5 +164,6 @@ export function builtinTools(): Map<string, ToolImpl> {
     ["exec", exec],
     ["http.request", httpRequest],
     ["template.render", templateRender],
+    ["llm.complete", llmComplete],
   ]);
 }
