@@ -34,6 +34,8 @@ export interface OpenedRun {
   store: Store;
   /** What to print for the run: its directory, or `<id> --store <url>`. */
   ref: string;
+  /** The run directory, when the run is in one. */
+  dir?: string;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ export async function openStore(run: string, io: CliIO, url: string | undefined)
   const runs = await openRunStore(url, io);
   try {
     const store = await runs.open(run);
-    return { store, ref: runs.ref(store), close: () => runs.close() };
+    return { store, ref: runs.ref(store), ...(runs.kind === "files" ? { dir: store.location } : {}), close: () => runs.close() };
   } catch (err) {
     await runs.close();
     return userErr(err);

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planspec } from "../cli/run-helpers.js";
+import { cliAsync } from "../planner/fixtures.js";
+import { openaiReply, startServer } from "../planner/server.js";
 import { tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
 
@@ -26,6 +28,36 @@ steps:
     with: { entry: "\${{ steps.prep.output.x }}" }
     output: sent
 `;
+
+const FAILING = `planspec: 1
+name: fix-typo
+goal: Fix the typo in the README
+deliverables: [patch]
+tools: { doc.read: { risk: read }, code.edit: { risk: write } }
+limits: { run_timeout: 10m, max_tool_calls: 20 }
+defaults: { timeout: 1m }
+steps:
+  read_readme: { kind: read, goal: Read the README to find the typo, tool: doc.read, with: { path: README.md }, output: readme }
+  fix:
+    kind: write
+    goal: Fix the typo in the README
+    needs: [read_readme]
+    tool: code.edit
+    with: { text: "\${{ steps.read_readme.output.text }}", fail: true }
+    output: patch
+`;
+
+const EDIT_TOOLS = `export default {
+  "doc.read": { risk: "read", run: async (a) => ({ text: "Teh quick brown fox", path: a.path }) },
+  "code.edit": { risk: "write", run: async (a) => { if (a.fail) throw new Error("patch does not apply"); return { diff: "-Teh +The" }; } },
+};
+`;
+
+const SUB_STEPS = {
+  steps: {
+    edit: { kind: "write", goal: "Fix the typo in the README", tool: "code.edit", risk: "write", with: { text: "\${{ params.read_readme.text }}" }, output: "patch", success: [{ check: "\${{ exists(output.diff) }}" }] },
+  },
+};
 
 let tdb: TestDatabase;
 let ws: string;
@@ -75,6 +107,30 @@ describe("store choice on every run command", () => {
       expect(r.code, cmd.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/^planspec: no run "nope" in the store postgres:\/\/[^\n]*\n$/);
     }
+  });
+
+  it("replan finds a failed run of the store through PLANSPEC_STORE; resume --store then finishes it", async () => {
+    writeFile(ws, "edit-tools.mjs", EDIT_TOOLS);
+    writeFile(ws, "fix.plan.yaml", FAILING);
+    const env = { PLANSPEC_STORE: tdb.url };
+    const run = await cliAsync(["run", "fix.plan.yaml", "--tools", "edit-tools.mjs", "--run-id", "r1", "--no-lint-gate"], ws, env);
+    expect(run.status, run.stderr).toBe(1);
+    const server = await startServer([openaiReply(JSON.stringify(SUB_STEPS))]);
+    try {
+      const r = await cliAsync(["replan", "r1", "--base-url", `${server.url}/v1`], ws, { ...env, OPENAI_API_KEY: "k" });
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('revision 1 recorded: "fix" replaced by fix.edit');
+      expect(r.stdout).toContain(`next: planspec resume r1 --store ${tdb.url}`);
+      expect(r.stdout).toMatch(/trace: .*\.planspec\/refine\/r1\/fix\.trace\.jsonl/);
+    } finally {
+      await server.close();
+    }
+    const resumed = await cliAsync(["resume", "r1", "--store", tdb.url], ws);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const state = JSON.parse(planspec(ws, ["status", "r1", "--json"], env).stdout) as { status: string; nodes: Record<string, { status: string }> };
+    expect(state.status).toBe("done");
+    expect(state.nodes["fix.edit"]!.status).toBe("done");
   });
 
   it("an empty PLANSPEC_STORE means run directories", () => {
