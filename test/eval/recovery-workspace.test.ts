@@ -4,24 +4,13 @@
  * shows for the csv-anomalies example, run as a real process from the repository root
  * (build first: npm run build).
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, planspec, ROOT } from "../cli/run-helpers.js";
+import { planspec, ROOT } from "../cli/run-helpers.js";
+import { cliAsync } from "../planner/fixtures.js";
 
 const DOCS_COMMAND = "planspec eval recovery specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs --workspace-from .";
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("eval recovery --workspace-from", () => {
   it("docs/evals.md shows the command", () => {
@@ -29,8 +18,8 @@ describe("eval recovery --workspace-from", () => {
   });
 
   it("the csv-anomalies example recovers from every fault with its data copied into each trial", async () => {
-    const r = await run(DOCS_COMMAND.split(" ").slice(1));
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const r = await cliAsync(DOCS_COMMAND.split(" ").slice(1), ROOT);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
     const m = /^specs\/examples\/csv-anomalies\.plan\.yaml: (\d+)\/(\d+) trials recovered \(100\.0 %\)$/m.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     // Boundary crashes, mid-step crashes, a transient failure, a deleted artifact and a changed input.

@@ -3,9 +3,8 @@
  * `planspec run` process talks to a real HTTP server on 127.0.0.1 speaking the
  * OpenAI-compatible and the Anthropic wire protocols (build first).
  */
-import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, type Result } from "../cli/run-helpers.js";
+import { cliAsync } from "../planner/fixtures.js";
 import { anthropicReply, openaiReply, startServer, type ScriptServer } from "../planner/server.js";
 import { readState, tempDir, writeFile } from "./helpers.js";
 import { readFileSync } from "node:fs";
@@ -26,16 +25,8 @@ steps:
     output: answer
 `;
 
-/** `planspec args...` in a child process, without blocking this process's HTTP server. */
-function run(cwd: string, args: string[], env: Record<string, string>): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+function run(cwd: string, args: string[], env: Record<string, string>) {
+  return cliAsync(args, cwd, env).then((r) => ({ code: r.status, stdout: r.stdout, stderr: r.stderr }));
 }
 
 function output(ws: string, runId: string): unknown {

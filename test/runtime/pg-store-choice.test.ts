@@ -8,26 +8,8 @@ import { planspec } from "../cli/run-helpers.js";
 import { cliAsync } from "../planner/fixtures.js";
 import { openaiReply, startServer } from "../planner/server.js";
 import { tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
-import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
+import { freshDatabase, GATED_PLAN, type TestDatabase } from "./pg-helpers.js";
 
-const GATED = (x: number) => `planspec: 1
-name: gated
-goal: Prepare a note and send it after approval
-tools: { echo: { risk: read }, ledger: { risk: external } }
-limits: { max_tool_calls: 20 }
-steps:
-  prep: { kind: read, goal: prep, tool: echo, with: { x: ${x} }, output: prepared }
-  send:
-    kind: external
-    goal: send
-    needs: [prep]
-    tool: ledger
-    risk: external
-    approval: { required: true, approvers: [ops] }
-    idempotency_key: "\${{ run.id }}:send"
-    with: { entry: "\${{ steps.prep.output.x }}" }
-    output: sent
-`;
 
 const FAILING = `planspec: 1
 name: fix-typo
@@ -66,8 +48,8 @@ beforeAll(async () => {
   tdb = await freshDatabase();
   ws = tempDir("planspec-pgchoice-");
   writeFile(ws, "tools.mjs", TEST_TOOLS);
-  writeFile(ws, "gated.plan.yaml", GATED(1));
-  writeFile(ws, "gated-v2.plan.yaml", GATED(2));
+  writeFile(ws, "gated.plan.yaml", GATED_PLAN);
+  writeFile(ws, "gated-v2.plan.yaml", GATED_PLAN.replace("with: { x: 1 }", "with: { x: 2 }"));
   expect(planspec(ws, ["store", "migrate", "--store", tdb.url]).code).toBe(0);
 });
 

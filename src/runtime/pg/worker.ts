@@ -68,7 +68,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       summary.finished++;
       opts.onEvent?.({ type: "finished", runId: store.runId, status: r.outcome.status, ...(r.outcome.reason ? { reason: r.outcome.reason } : {}) });
     } catch (err) {
-      if (err instanceof LeaseLostError || opts.release?.aborted) {
+      if (opts.release?.aborted) {
+        // Given back on purpose: counted as released, not lost.
+      } else if (err instanceof LeaseLostError) {
         summary.lost++;
         opts.onEvent?.({ type: "lost", runId: store.runId });
       } else {
