@@ -78,8 +78,14 @@ export class Gateway {
     }
     this.state.budget.toolCalls++;
     cc.signal.throwIfAborted();
+    const lease = cc.lease;
     const ctx: ToolContext = {
-      signal: cc.signal,
+      // Reading the signal consults the lease's clock: a tool that checks it right before a
+      // side effect sees a lease lost while the process was frozen, before any timer ran.
+      get signal() {
+        lease?.isLost();
+        return cc.signal;
+      },
       runId: this.state.runId,
       stepId: node.id,
       attempt: cc.attempt,

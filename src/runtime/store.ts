@@ -108,7 +108,9 @@ export interface Lease {
   readonly token: number;
   /** Fires (reason: a `LeaseLostError`) when the lease is lost, expired by the clock, or given back. */
   readonly signal: AbortSignal;
-  /** Throws when the lease is lost, deciding by the local clock without a round trip. */
+  /** Whether the lease is lost, by the local clock too: past its time, it is marked lost (its signal fires) now. */
+  isLost(): boolean;
+  /** Throws (a `LeaseLostError`) when `isLost()`. */
   check(): void;
 }
 

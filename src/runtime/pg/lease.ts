@@ -40,8 +40,9 @@ const TRUSTED_SHARE = 0.9;
 /**
  * A lease held by this process, as its tools see it: the generation as fencing token,
  * and a signal that fires once the lease is lost — told by the server (a failed renewal
- * or write), given back, or past its deadline by the local clock. `check()` reads the
- * clock itself, so a call is refused even before the watchdog timer has had its turn.
+ * or write), given back, or past its deadline by the local clock. `isLost()` and
+ * `check()` read the clock themselves, so a thawed process sees the loss even before
+ * the watchdog timer has had its turn.
  */
 export class HeldLease implements Lease {
   private readonly abort = new AbortController();
@@ -88,9 +89,13 @@ export class HeldLease implements Lease {
     if (!this.lost) this.abort.abort(new LeaseLostError(this.runId));
   }
 
-  check(): void {
+  isLost(): boolean {
     if (!this.lost && this.expired()) this.lose();
-    if (this.lost) throw this.abort.signal.reason;
+    return this.lost;
+  }
+
+  check(): void {
+    if (this.isLost()) throw this.abort.signal.reason;
   }
 }
 

@@ -2,7 +2,11 @@
 import type { Risk } from "../../ir.js";
 
 export interface ToolContext {
-  signal: AbortSignal;
+  /**
+   * Fires on the step's timeout, the end of the run, and a lost lease. Reading it checks
+   * the lease's clock, so `ctx.signal.throwIfAborted()` right before a side effect is exact.
+   */
+  readonly signal: AbortSignal;
   runId: string;
   stepId: string;
   attempt: number;
