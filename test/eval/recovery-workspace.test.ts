@@ -4,9 +4,12 @@
  * shows for the csv-anomalies example, run as a real process from the repository root
  * (build first: npm run build).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compileSource } from "../../src/compiler/index.js";
+import { recoverPlan } from "../../src/eval/recovery.js";
 import { planspec, ROOT } from "../cli/run-helpers.js";
 import { cliAsync } from "../planner/fixtures.js";
 
@@ -32,4 +35,29 @@ describe("eval recovery --workspace-from", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("planspec: --workspace-from no/such/dir is not a directory\n");
   });
+
+  it("trials run in run directories even when PLANSPEC_STORE names a store", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-recovery-store-"));
+    const text = `planspec: 1
+name: read-only
+goal: Read a note
+deliverables: [note]
+tools: { note.read: { risk: read } }
+limits: { max_tool_calls: 10 }
+steps:
+  read: { kind: read, goal: Read the note, tool: note.read, with: { id: n1 }, output: note }
+`;
+    const file = join(dir, "read-only.plan.yaml");
+    writeFileSync(file, text);
+    const before = process.env.PLANSPEC_STORE;
+    process.env.PLANSPEC_STORE = "postgres://postgres@127.0.0.1:1/nowhere";
+    try {
+      const r = await recoverPlan(file, compileSource(file, text).ir!, { faults: ["transient"] });
+      expect(r.error).toBeUndefined();
+      expect(r.trials).toEqual([{ name: "transient failure of every step's first call", ok: true }]);
+    } finally {
+      if (before === undefined) delete process.env.PLANSPEC_STORE;
+      else process.env.PLANSPEC_STORE = before;
+    }
+  }, 120_000);
 });
