@@ -178,9 +178,13 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .description("run fault-injection trials (crash at every step boundary and mid-step, transient failure, deleted artifact, changed input) on plans")
     .argument("<plans...>", "plan files")
     .option("--keep", "keep the trial workspaces for debugging")
-    .addHelpText("after", `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n`)
+    .option("--workspace-from <dir>", "start every trial's workspace as a copy of DIR (without .git, node_modules, .planspec)")
+    .addHelpText(
+      "after",
+      `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n  $ planspec eval recovery specs/examples/csv-anomalies.plan.yaml --tools specs/examples/tools/csv-tools.mjs --workspace-from .\n`,
+    )
     .action(
-      ctx.action(async (plans: string[], own: { keep?: boolean }) => {
+      ctx.action(async (plans: string[], own: { keep?: boolean; workspaceFrom?: string }) => {
         const { io } = ctx;
         // --tools, --jobs and --format belong to `eval` (commander hands shared option names to the parent).
         const opts = { ...shared(), ...own };
@@ -188,6 +192,8 @@ export function registerEval(program: Command, ctx: ActionContext): void {
         if (opts.format === "table") opts.format = "text";
         if (!["text", "json"].includes(opts.format)) throw new UsageError(`--format must be text or json, got "${opts.format}"`);
         const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
+        const seed = own.workspaceFrom === undefined ? undefined : resolve(io.cwd, own.workspaceFrom);
+        if (seed !== undefined && !statSync(seed, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace-from ${own.workspaceFrom} is not a directory`);
         const { compileOrExit } = await import("./shared.js");
         const { recoverPlan } = await import("../eval/recovery.js");
         const results = [];
@@ -195,7 +201,7 @@ export function registerEval(program: Command, ctx: ActionContext): void {
           const compiled = await compileOrExit(file, io, useColor(program, io, "stderr"));
           if (typeof compiled === "number") return 2;
           if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
-          const r = await recoverPlan(resolve(io.cwd, file), compiled.ir, { toolModules: opts.tools.map((t) => resolve(io.cwd, t)), jobs, ...(opts.keep ? { keep: true } : {}) });
+          const r = await recoverPlan(resolve(io.cwd, file), compiled.ir, { toolModules: opts.tools.map((t) => resolve(io.cwd, t)), jobs, ...(opts.keep ? { keep: true } : {}), ...(seed ? { workspaceFrom: seed } : {}) });
           results.push({ ...r, plan: file });
           if (opts.format === "text") {
             await write(io.stdout, `${file}: ${r.succeeded}/${r.trials.length} trials recovered (${(100 * r.rate).toFixed(1)} %)\n`);

@@ -3,8 +3,9 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
-import { resolveRunDir } from "./runs.js";
 import { userError } from "./run.js";
+import { openStore, STORE_OPTION, storeUrl } from "./store.js";
+import type { Store } from "../runtime/store.js";
 import { checkProvider, integerOption, readReplayTrace } from "./plan.js";
 
 interface RefineCliOpts {
@@ -15,6 +16,7 @@ interface RefineCliOpts {
   trace?: string;
   replay?: string;
   timeout: string;
+  store?: string;
 }
 
 /** A command that revises a run (`refine`, `replan`): the run and step arguments, the provider options, the shared exit codes. */
@@ -28,6 +30,7 @@ export function revisionCommand(program: Command, name: string, description: str
     .option("--model <model>", "the model name")
     .option("--base-url <url>", "the API base URL")
     .option("--max-repairs <n>", "how many times diagnostics go back to the model", "2")
+    .option(...STORE_OPTION)
     .option("--trace <file>", "where the trace goes (default <run>/refine/<step>.trace.jsonl)")
     .option("--replay <trace>", "answers taken from a recorded trace, in order; no network")
     .option("--timeout <seconds>", "per-request timeout", "120")
@@ -35,7 +38,7 @@ export function revisionCommand(program: Command, name: string, description: str
 }
 
 /** Runs a refinement (`phase`) or a replan (`failed`) and prints the outcome; returns the exit code. */
-export async function runRefinement(ctx: ActionContext, program: Command, run: string, step: string, mode: "phase" | "failed", opts: RefineCliOpts): Promise<number> {
+export async function runRefinement(ctx: ActionContext, program: Command, run: string, stepArg: string | undefined, mode: "phase" | "failed", opts: RefineCliOpts): Promise<number> {
   const { io } = ctx;
   const { join, resolve } = await import("node:path");
   const { mkdirSync } = await import("node:fs");
@@ -43,8 +46,12 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
   const { refineStep } = await import("../planner/refine.js");
   const maxRepairs = integerOption(opts.maxRepairs, "--max-repairs", 0);
   checkProvider(opts.provider);
-  const dir = resolveRunDir(run, io.cwd);
+  const opened = await openStore(run, io, storeUrl(opts.store, io));
+  const dir = opened.ref;
   try {
+    const step = stepArg ?? (await onlyFailedStep(opened.store));
+    // A run directory keeps its refinements; a run in a PostgreSQL store gets a directory here.
+    const outDir = opened.dir ? join(opened.dir, "refine") : resolve(io.cwd, ".planspec", "refine", opened.store.runId);
     let provider: import("../planner/index.js").Provider;
     let secret = "";
     if (opts.replay) {
@@ -55,10 +62,10 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
       provider = made.provider;
       secret = made.secret;
     }
-    mkdirSync(join(dir, "refine"), { recursive: true });
-    const traceFile = opts.trace ? resolve(io.cwd, opts.trace) : join(dir, "refine", `${step}.trace.jsonl`);
+    mkdirSync(outDir, { recursive: true });
+    const traceFile = opts.trace ? resolve(io.cwd, opts.trace) : join(outDir, `${step}.trace.jsonl`);
     const trace = new planner.FileTrace(traceFile, secret ? [secret] : []);
-    const r = await refineStep({ runDir: dir, step, mode, provider, trace, maxRepairs, cwd: io.cwd });
+    const r = await refineStep({ run: opened.store, outDir, step, mode, provider, trace, maxRepairs, cwd: io.cwd });
     const color = useColor(program, io, "stdout");
     if (r.diagnostics.length && r.compiled) {
       const { renderText } = await import("../lint/format/stylish.js");
@@ -78,7 +85,19 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
   } catch (err) {
     if (err instanceof planner.PlannerError) throw new UsageError(err.message);
     return userError(err);
+  } finally {
+    await opened.close();
   }
+}
+
+/** The step a bare `replan RUN` means: the only failed one. */
+async function onlyFailedStep(store: Store): Promise<string> {
+  const state = (await store.readStateRaw()) as { nodes?: Record<string, { status?: string }> };
+  const failed = Object.entries(state.nodes ?? {})
+    .filter(([, s]) => s.status === "failed")
+    .map(([id]) => id);
+  if (failed.length !== 1) throw new UsageError(failed.length ? `several steps failed (${failed.join(", ")}): name the one to replan` : "no step of this run has failed");
+  return failed[0]!;
 }
 
 export function registerRefine(program: Command, ctx: ActionContext): void {

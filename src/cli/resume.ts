@@ -40,13 +40,13 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const dir = opened.ref;
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
-        const { loadRun, resumeRun } = await import("../runtime/run.js");
+        const { loadRun, readRunConfig, resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
         try {
           if (opts.lintGate) {
             const { plan } = await loadRun(opened.store);
-            const { planFile } = await opened.store.readConfig();
+            const { planFile } = await readRunConfig(opened.store);
             const gated = await lintGateRecorded(plan, planFile, `resume ${dir}`, io, useColor(program, io, "stderr"));
             if (typeof gated === "number") return gated;
           }

@@ -5,10 +5,9 @@ import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
-import type { RunEvent, Store } from "../runtime/store.js";
+import type { RunEvent } from "../runtime/store.js";
 import type { PlanIR } from "../ir.js";
-import type { PgDatabase } from "../runtime/pg/db.js";
-import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
+import { openRunStore, STORE_OPTION, storeUrl } from "./store.js";
 import type { SessionResult } from "../runtime/run.js";
 import type { CompileResult } from "../compiler/index.js";
 
@@ -214,16 +213,9 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const ir = await planForRun(file, opts.lintGate, io, color, opts.inlineConfig);
         if (typeof ir === "number") return ir;
-        const url = storeUrl(opts.store, io);
-        let store: Store | undefined;
-        let db: PgDatabase | undefined;
-        if (url) {
-          db = await openDatabase(url);
-          const { PgStore } = await import("../runtime/pg/pg-store.js");
-          const { newRunId } = await import("../runtime/run.js");
-          store = new PgStore(db, opts.runId ?? newRunId(ir.name));
-        }
-        const { startRun } = await import("../runtime/run.js");
+        const runs = await openRunStore(storeUrl(opts.store, io), io);
+        const { startRun, newRunId } = await import("../runtime/run.js");
+        const store = runs.forNewRun(opts.runId ?? newRunId(ir.name));
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io);
         try {
@@ -249,7 +241,7 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
           p.end();
           return userError(err);
         } finally {
-          await db?.close();
+          await runs.close();
         }
       }),
     );

@@ -6,18 +6,15 @@ import type { ActionContext } from "./main.js";
 import type { RunSummary } from "../runtime/store.js";
 import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
-
-function runsRoot(cwd: string): string {
-  return resolve(cwd, ".planspec", "runs");
-}
+import { findRunDir } from "../runtime/open-store.js";
 
 /** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
 export function resolveRunDir(arg: string, cwd: string): string {
-  const direct = resolve(cwd, arg);
-  if (existsSync(join(direct, "state.json"))) return direct;
-  const byId = join(runsRoot(cwd), arg);
-  if (existsSync(join(byId, "state.json"))) return byId;
-  throw new UsageError(`no run "${arg}": not a run directory, and not a run id under ${runsRoot(cwd)}`);
+  try {
+    return findRunDir(arg, cwd);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 /** Pads columns to equal width (the last column is left ragged). */

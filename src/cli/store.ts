@@ -10,49 +10,45 @@ import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
 import type { Store } from "../runtime/store.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
+import { openStore as openRuns, storeUrlFrom, type RunStore } from "../runtime/open-store.js";
 
 export const STORE_OPTION = ["--store <url>", "a PostgreSQL run store (postgres://...); default $PLANSPEC_STORE, else run directories"] as const;
 
 /** The store URL from the option or the environment, if any. */
 export function storeUrl(option: string | undefined, io: CliIO): string | undefined {
-  const url = option ?? io.env.PLANSPEC_STORE;
-  return url && url.trim() !== "" ? url.trim() : undefined;
+  return storeUrlFrom(option, io.env);
+}
+
+/** Opens the runs at `url` (PostgreSQL) or the run directories under the working directory; a store error is one line, exit 2. */
+export async function openRunStore(url: string | undefined, io: CliIO, opts: { check?: boolean; max?: number } = {}): Promise<RunStore> {
+  return openRuns(url, { cwd: io.cwd, ...opts }).catch(userErr);
 }
 
 /** Opens the PostgreSQL store at `url`; a user error (bad URL, server down, schema) becomes one line, exit 2. */
 export async function openDatabase(url: string, opts: { check?: boolean; max?: number } = {}): Promise<PgDatabase> {
   const { PgDatabase } = await import("../runtime/pg/db.js");
-  try {
-    return await PgDatabase.open(url, opts);
-  } catch (err) {
-    if ((err as Error).name === "StoreError") throw new UsageError((err as Error).message);
-    throw err;
-  }
+  return PgDatabase.open(url, opts).catch(userErr);
 }
 
 export interface OpenedRun {
   store: Store;
   /** What to print for the run: its directory, or `<id> --store <url>`. */
   ref: string;
+  /** The run directory, when the run is in one. */
+  dir?: string;
   close(): Promise<void>;
 }
 
 /** Opens an existing run: a run directory (or id under .planspec/runs), or a run id in the store at `url`. */
 export async function openStore(run: string, io: CliIO, url: string | undefined): Promise<OpenedRun> {
-  if (!url) {
-    const { resolveRunDir } = await import("./runs.js");
-    const dir = resolveRunDir(run, io.cwd);
-    const { openRun } = await import("../runtime/run.js");
-    return { store: openRun(dir), ref: dir, close: async () => {} };
+  const runs = await openRunStore(url, io);
+  try {
+    const store = await runs.open(run);
+    return { store, ref: runs.ref(store), ...(runs.kind === "files" ? { dir: store.location } : {}), close: () => runs.close() };
+  } catch (err) {
+    await runs.close();
+    return userErr(err);
   }
-  const db = await openDatabase(url);
-  const { PgStore } = await import("../runtime/pg/pg-store.js");
-  const store = new PgStore(db, run);
-  if (!(await store.exists())) {
-    await db.close();
-    throw new UsageError(`no run "${run}" in the store ${db.location}`);
-  }
-  return { store, ref: `${run} --store ${db.location}`, close: () => db.close() };
 }
 
 export function registerStore(program: Command, ctx: ActionContext): void {
@@ -69,10 +65,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
         if (!url) throw new UsageError("store migrate needs --store URL (or PLANSPEC_STORE)");
         const db = await openDatabase(url, { check: false });
         try {
-          const r = await db.migrate().catch((err) => {
-            if ((err as Error).name === "StoreError") throw new UsageError((err as Error).message);
-            throw err;
-          });
+          const r = await db.migrate().catch(userErr);
           await write(ctx.io.stdout, r.applied.length ? `store ${db.location}: schema upgraded from version ${r.from} to ${r.to}\n` : `store ${db.location}: schema is at version ${r.to}, nothing to do\n`);
           return 0;
         } finally {

@@ -23,7 +23,8 @@ export interface Exit {
 /** Runs `planspec args` in `cwd`; with `killWhen`, SIGKILLs it once the condition holds. */
 export function planspec(cwd: string, args: string[], env: Record<string, string>, killWhen?: () => boolean, timeoutMs = 60_000): Promise<Exit & { killedByParent: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    // Trials live in run directories of their workspace, whatever store the caller's environment names.
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", PLANSPEC_STORE: "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     let killedByParent = false;
     child.stderr.setEncoding("utf8").on("data", (s: string) => void (stderr.length < 20_000 && (stderr += s)));

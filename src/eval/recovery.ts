@@ -6,9 +6,9 @@
  * succeeds when the deliverables equal the reference's and every keyed side effect
  * happened exactly once.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { InputSpec, PlanIR } from "../ir.js";
 import { PlanGraph } from "../lint/graph.js";
 import { drive, RUN_ID } from "./recovery-session.js";
@@ -39,6 +39,16 @@ export interface RecoveryOptions {
   keep?: boolean;
   /** Only these fault families (default: all). */
   faults?: ReadonlyArray<"boundary" | "mid-step" | "transient" | "artifact" | "input">;
+  /** Every trial's workspace starts as a copy of this directory (absolute path). */
+  workspaceFrom?: string;
+}
+
+/** Not copied into trial workspaces: version control, dependencies, run directories, eval records. */
+const NOT_SEEDED = new Set([".git", "node_modules", ".planspec", EVAL_DIR]);
+
+/** Copies `from` into the fresh workspace `ws`, leaving out what no plan reads and what would confuse the trial. */
+function seedWorkspace(from: string, ws: string): void {
+  cpSync(from, ws, { recursive: true, filter: (src) => src === from || !NOT_SEEDED.has(basename(src)) });
 }
 
 interface Outcome {
@@ -127,7 +137,11 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
   for (const [k, spec] of Object.entries(ir.inputs)) if (spec.required) inputs[k] = inputValue(spec, false);
   const maxSessions = 2 * ir.nodes.length + 6;
   let n = 0;
-  const newWs = () => mkdtempSync(join(root, `t${n++}-`));
+  const newWs = () => {
+    const ws = mkdtempSync(join(root, `t${n++}-`));
+    if (opts.workspaceFrom) seedWorkspace(opts.workspaceFrom, ws);
+    return ws;
+  };
   const base = { planFile: resolve(planFile), toolsModule, inputs, maxSessions };
   const wanted = new Set(opts.faults ?? ["boundary", "mid-step", "transient", "artifact", "input"]);
   const result = (trials: Trial[], error?: string): PlanRecovery => {
@@ -186,20 +200,27 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
       return (await judge(`deleted artifact of step "${victim}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID]))) ?? dropped;
     });
   }
-  const changeable = Object.entries(ir.inputs)[0];
-  if (wanted.has("input") && changeable) {
-    const [name, spec] = changeable;
+  const changeable = Object.entries(ir.inputs);
+  if (wanted.has("input") && changeable.length > 0) {
     tasks.push(async () => {
-      const refB = newWs();
-      const changed = { ...inputs, [name]: inputValue(spec, true) };
-      const rb = await drive(ir, { ...base, ws: refB, inputs: changed });
-      if (!rb.done) return { name: `changed input "${name}"`, ok: false, reason: `the fault-free run with the changed input did not finish: ${rb.reason ?? ""}` };
-      const refChanged = readOutcome(refB, ir, graph);
-      const ws = newWs();
-      const first = await drive(ir, { ...base, ws });
-      if (!first.done) return { name: `changed input "${name}"`, ok: false, reason: first.reason ?? "did not finish" };
-      // Unkeyed effects of steps that read the input legitimately happen once per value.
-      return (await judge(`changed input "${name}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID, "--input", `${name}=${changed[name]}`]), refChanged, false)) ?? dropped;
+      // The first input whose changed value the plan can run with (a changed path may name no file).
+      let first: { name: string; reason: string } | undefined;
+      for (const [name, spec] of changeable) {
+        const refB = newWs();
+        const changed = { ...inputs, [name]: inputValue(spec, true) };
+        const rb = await drive(ir, { ...base, ws: refB, inputs: changed });
+        if (!rb.done) {
+          first ??= { name, reason: `the fault-free run with the changed input did not finish: ${rb.reason ?? ""}` };
+          continue;
+        }
+        const refChanged = readOutcome(refB, ir, graph);
+        const ws = newWs();
+        const before = await drive(ir, { ...base, ws });
+        if (!before.done) return { name: `changed input "${name}"`, ok: false, reason: before.reason ?? "did not finish" };
+        // Unkeyed effects of steps that read the input legitimately happen once per value.
+        return (await judge(`changed input "${name}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID, "--input", `${name}=${changed[name]}`]), refChanged, false)) ?? dropped;
+      }
+      return { name: `changed input "${first!.name}"`, ok: false, reason: first!.reason };
     });
   }
   const trials = (await pool(tasks, opts.jobs ?? 2)).filter((t) => t !== dropped);

@@ -114,7 +114,8 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
  * 2xx, 4xx, or a failure that was not or no longer retried, with `stopped` saying why).
  * `final` marks replies the caller handles itself (a fallback), which are never retried.
  * Network failures are retried too, then become a PlannerError; a timeout is not
- * retried (a model too slow once is as slow again).
+ * retried (a model too slow once is as slow again). An abort of `signal` (a step's)
+ * ends the request and the retries at once, rejecting with its reason.
  */
 export async function postJson(
   url: string,
@@ -125,6 +126,7 @@ export async function postJson(
   trace: TraceSink,
   tag: TraceTag,
   final: (reply: HttpReply) => boolean = () => false,
+  signal?: AbortSignal,
 ): Promise<HttpReply> {
   const allHeaders = { "content-type": "application/json", ...headers };
   const secrets = transport.secrets;
@@ -136,16 +138,18 @@ export async function postJson(
     let reply: HttpReply;
     let res: Response;
     try {
-      const init: RequestInit & { dispatcher?: unknown } = { method: "POST", headers: allHeaders, body: JSON.stringify(body), signal: AbortSignal.timeout(budget) };
+      const init: RequestInit & { dispatcher?: unknown } = { method: "POST", headers: allHeaders, body: JSON.stringify(body), signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(budget)]) : AbortSignal.timeout(budget) };
       if (transport.dispatcher) init.dispatcher = transport.dispatcher;
       res = await fetch(url, init);
       reply = await readReply(res, secrets);
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       const failure = networkFailure(err, url, budget, budget < policy.timeoutMs, transport);
       trace.record({ type: "response", ...tag, attempt, error: failure.message, ms: Date.now() - started });
       const wait = backoffMs(policy, attempt);
       if (failure.kind === "timeout" || attempt >= policy.maxRetries || Date.now() + wait >= deadline) throw failure;
       await sleep(wait);
+      signal?.throwIfAborted();
       continue;
     }
     trace.record({ type: "response", ...tag, attempt, status: reply.status, ms: Date.now() - started, body: reply.body ?? reply.text.slice(0, 2000) });
@@ -158,6 +162,7 @@ export async function postJson(
     if (attempt >= policy.maxRetries) return { ...reply, stopped: `still failing after ${tries} (--retries ${policy.maxRetries})` };
     if (Date.now() + decision.waitMs >= deadline) return { ...reply, stopped: `still failing after ${tries}; the --deadline of ${seconds(policy.deadlineMs)} leaves no time for another` };
     await sleep(decision.waitMs);
+    signal?.throwIfAborted();
   }
 }
 

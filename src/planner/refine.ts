@@ -11,8 +11,9 @@ import { type CompileResult, compileSource } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { lintCompiled } from "../lint/engine.js";
 import { renderText } from "../lint/format/stylish.js";
-import { loadRun, openRun } from "../runtime/run.js";
+import { loadRun } from "../runtime/run.js";
 import { reviseRun } from "../runtime/revise.js";
+import type { Store } from "../runtime/store.js";
 import { traceDiagnostics } from "./document.js";
 import { PlannerError } from "./errors.js";
 import { readAnswer } from "./extract.js";
@@ -25,7 +26,10 @@ import { stepsRequestSchema } from "./schema.js";
 import type { TraceSink } from "./trace.js";
 
 export interface RefineOptions {
-  runDir: string;
+  /** The run (a run directory's store or a PostgreSQL store's). */
+  run: Store;
+  /** Where the revised plan files are written (`<run dir>/refine` for a run directory). */
+  outDir: string;
   step: string;
   mode: "phase" | "failed";
   provider: Provider;
@@ -48,7 +52,7 @@ export interface RefineResult {
 
 /** Loads what a refinement of `step` needs from the run, or throws a PlannerError saying why it cannot. */
 async function subject(opts: RefineOptions): Promise<{ subject: RefineSubject; plan: PlanIR; sourceFile: string; sourceText: string; revision: number }> {
-  const store = openRun(opts.runDir);
+  const store = opts.run;
   const { state, plan } = await loadRun(store);
   const node = plan.nodes.find((n) => n.id === opts.step);
   if (!node) throw new PlannerError("input", `the run's plan has no step "${opts.step}"`);
@@ -87,7 +91,7 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const original: CompileResult = { ir: plan, kind: "plan", diagnostics: [], sources: new Map(), origins: new Map() };
   const tag = `${s.node.id}-r${revision + 1}`;
-  opts.trace.record({ type: "start", refine: s.node.id, mode: opts.mode, run: opts.runDir, provider: opts.provider.name, model: opts.provider.model, maxRepairs: opts.maxRepairs });
+  opts.trace.record({ type: "start", refine: s.node.id, mode: opts.mode, run: opts.run.location, provider: opts.provider.name, model: opts.provider.model, maxRepairs: opts.maxRepairs });
   let result: RefineResult = { ok: false, diagnostics: [], rounds: 0, usage };
 
   for (let round = 0; round <= opts.maxRepairs; round++) {
@@ -107,7 +111,7 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
       if (!parsed.ok && parsed.final) break;
       feedback = `The answer could not be used: ${parsed.ok ? problem : parsed.model}.`;
     } else {
-      const files = writeRevision({ sourceFile, sourceText, node: s.node, plan, subSteps: steps as Record<string, unknown>, artifacts: s.artifacts, outDir: join(opts.runDir, "refine"), tag });
+      const files = writeRevision({ sourceFile, sourceText, node: s.node, plan, subSteps: steps as Record<string, unknown>, artifacts: s.artifacts, outDir: opts.outDir, tag });
       const compiled = compileSource(files.planFile, files.planText, { cwd: opts.cwd });
       const diagnostics = [...compiled.diagnostics, ...(compiled.ir ? lintCompiled(compiled, { original }) : [])];
       const ok = compiled.ir !== undefined && !diagnostics.some((d) => d.severity === "error");
@@ -120,7 +124,7 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
   }
   if (!result.ok || !result.compiled?.ir) return result;
   const reason = opts.mode === "phase" ? `refined phase ${s.node.id} with ${opts.provider.name}:${opts.provider.model}` : `replanned failed step ${s.node.id} with ${opts.provider.name}:${opts.provider.model}`;
-  const r = await reviseRun(opts.runDir, result.compiled.ir, { reason, evidence: [...s.artifacts.keys()].map((id) => `steps.${id}`) });
+  const r = await reviseRun(opts.run, result.compiled.ir, { reason, evidence: [...s.artifacts.keys()].map((id) => `steps.${id}`) });
   result.revision = {
     number: r.revision,
     added: r.changes.filter((c) => c.from === null).map((c) => c.node),

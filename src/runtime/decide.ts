@@ -55,6 +55,7 @@ export async function decide(
     store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}) });
     await store.writeState(state);
     await store.syncEvents();
+    (store as Store).requeue?.();
     return { kind, state, plan };
   } finally {
     await store.unlock();

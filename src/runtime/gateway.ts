@@ -7,7 +7,7 @@
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
 import { redact } from "./redact.js";
-import type { RunState } from "./store.js";
+import type { Lease, RunState } from "./store.js";
 import { effectiveRisk } from "./tools/registry.js";
 import type { ToolContext, ToolImpl } from "./tools/types.js";
 import { PathEscapeError } from "./tools/workspace.js";
@@ -33,6 +33,8 @@ export interface CallContext {
   attempt: number;
   signal: AbortSignal;
   idempotencyKey?: string;
+  /** The lease the session writes under: checked before every call, its token passed on. */
+  lease?: Lease;
 }
 
 export class Gateway {
@@ -59,6 +61,7 @@ export class Gateway {
    */
   async call(tool: string, args: Record<string, unknown>, cc: CallContext): Promise<unknown> {
     const { node } = cc;
+    cc.lease?.check();
     const impl = this.registry.get(tool);
     if (!node.allowedTools.includes(tool)) {
       this.violation(node, tool, `not in its allowed tools [${node.allowedTools.join(", ")}]`);
@@ -75,13 +78,20 @@ export class Gateway {
     }
     this.state.budget.toolCalls++;
     cc.signal.throwIfAborted();
+    const lease = cc.lease;
     const ctx: ToolContext = {
-      signal: cc.signal,
+      // Reading the signal consults the lease's clock: a tool that checks it right before a
+      // side effect sees a lease lost while the process was frozen, before any timer ran.
+      get signal() {
+        lease?.isLost();
+        return cc.signal;
+      },
       runId: this.state.runId,
       stepId: node.id,
       attempt: cc.attempt,
       workspace: this.workspace,
       idempotencyKey: cc.idempotencyKey,
+      fencingToken: cc.lease?.token,
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

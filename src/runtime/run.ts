@@ -229,6 +229,11 @@ async function readDocument<T>(store: Store, name: string, read: () => Promise<T
   return value;
 }
 
+/** The run's config.json, or one line naming the file when it is corrupt. */
+export function readRunConfig(store: Store): Promise<RunConfig> {
+  return readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
+}
+
 const isObject = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Loads, migrates and validates a run's state and its current plan. */
@@ -265,7 +270,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
     requireSecretInputs(plan, state.inputs, given);
     const secrets = planSecrets(plan, env);
-    const config = await readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
+    const config = await readRunConfig(store);
     const modules = opts.toolModules ?? config.toolModules;
     tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env);
     const { registry } = tools;

@@ -170,6 +170,13 @@ export class Scheduler implements OutputSource {
     this.state.reason = undefined;
     const limit = this.plan.limits.runTimeoutMs;
     let runTimer: NodeJS.Timeout | undefined;
+    // A lost lease stops the run at once: in-flight calls are aborted, nothing new starts.
+    const lease = this.store.lease;
+    const onLeaseLost = () => {
+      this.stop({ status: "terminated", reason: errorMessage(lease?.signal.reason) });
+      this.wake();
+    };
+    lease?.signal.addEventListener("abort", onLeaseLost, { once: true });
     if (limit !== undefined) {
       runTimer = setTimeout(() => {
         this.opts.emit("limit", { limit: "run_timeout", value: limit });
@@ -196,6 +203,7 @@ export class Scheduler implements OutputSource {
       }
     } finally {
       if (runTimer) clearTimeout(runTimer);
+      lease?.signal.removeEventListener("abort", onLeaseLost);
       // Calls still hanging (a timed-out tool that ignores its signal) are told the run is over.
       if (!this.runAbort.signal.aborted) this.runAbort.abort(new LimitError("the run ended"));
     }

@@ -101,8 +101,25 @@ export interface ArtifactRef {
   hash: string;
 }
 
+/**
+ * The lease a session writes under (a PostgreSQL store; a run directory has none). Tools
+ * see `token` as `ctx.fencingToken`, and `signal` aborts their calls once the lease is lost.
+ */
+export interface Lease {
+  /** The lease generation: grows with every claim, so a downstream service can refuse an older one. */
+  readonly token: number;
+  /** Fires (reason: a `LeaseLostError`) when the lease is lost, expired by the clock, or given back. */
+  readonly signal: AbortSignal;
+  /** Whether the lease is lost, by the local clock too: past its time, it is marked lost (its signal fires) now. */
+  isLost(): boolean;
+  /** Throws (a `LeaseLostError`) when `isLost()`. */
+  check(): void;
+}
+
 export interface Store {
   readonly runId: string;
+  /** The lease this store holds now, if it is a leased store. */
+  readonly lease?: Lease;
   /** A human-readable location (the run directory for the file store). */
   readonly location: string;
   exists(): Promise<boolean>;
@@ -133,9 +150,23 @@ export interface Store {
   /** Durably records a key before the step that used it is marked done. */
   recordIdempotency(key: string, resultRef: string | null): Promise<void>;
   saveRevision(n: number, plan: PlanIR): Promise<void>;
+  /**
+   * Hands the run to workers once this session lets go of it (a decision was recorded):
+   * a PostgreSQL store queues it and notifies listening workers at `unlock`. Run
+   * directories have no workers.
+   */
+  requeue?(): void;
   /** Takes the run's lock; throws `LockHeldError` when a live process holds it. */
   lock(): Promise<void>;
   unlock(): Promise<void>;
+}
+
+/** A store or run that cannot be used: bad URL, server down, wrong schema version, no such run. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
 }
 
 /** Another live process holds the run. */

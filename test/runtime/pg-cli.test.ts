@@ -9,26 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, fileLines, planspec, waitFor } from "../cli/run-helpers.js";
 import { readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
-import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
-
-const GATED = `planspec: 1
-name: gated
-goal: Prepare a note and send it after approval
-tools: { echo: { risk: read }, ledger: { risk: external } }
-limits: { max_tool_calls: 20 }
-steps:
-  prep: { kind: read, goal: prep, tool: echo, with: { x: 1 }, output: prepared }
-  send:
-    kind: external
-    goal: send
-    needs: [prep]
-    tool: ledger
-    risk: external
-    approval: { required: true, approvers: [ops] }
-    idempotency_key: "\${{ run.id }}:send"
-    with: { entry: "\${{ steps.prep.output.x }}" }
-    output: sent
-`;
+import { freshDatabase, GATED_PLAN as GATED, type TestDatabase } from "./pg-helpers.js";
 
 const SLOW = `planspec: 1
 name: slowrun

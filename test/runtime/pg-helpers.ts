@@ -33,3 +33,23 @@ export async function freshDatabase(): Promise<TestDatabase> {
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
+
+/** The store tests' plan: a read step, then a keyed external send behind an approval by "ops" (tools: TEST_TOOLS). */
+export const GATED_PLAN = `planspec: 1
+name: gated
+goal: Prepare a note and send it after approval
+tools: { echo: { risk: read }, ledger: { risk: external } }
+limits: { max_tool_calls: 20 }
+steps:
+  prep: { kind: read, goal: prep, tool: echo, with: { x: 1 }, output: prepared }
+  send:
+    kind: external
+    goal: send
+    needs: [prep]
+    tool: ledger
+    risk: external
+    approval: { required: true, approvers: [ops] }
+    idempotency_key: "\${{ run.id }}:send"
+    with: { entry: "\${{ steps.prep.output.x }}" }
+    output: sent
+`;

@@ -87,16 +87,16 @@ describe("secrets are scrubbed at the one boundary every sink goes through", () 
     expect(state.inputs.region).toBe("eu");
 
     // resume without the secret input: refused in one line.
-    const without = cli(["resume", "run"]);
+    const without = cli(["resume", "run", "--no-lint-gate"]);
     expect(without.stderr.trim()).toBe('planspec: resume needs the secret input "api_key" again: pass --input api_key=... or set LEAKY_API_KEY');
     expect(without.code).toBe(2);
     // ... and without the plan secret.
-    const noPlanSecret = planspec(ws, ["resume", "run", "--input", `api_key=${API_KEY}`], { GITHUB_TOKEN: GH, MAILER_PASSPHRASE: "" });
+    const noPlanSecret = planspec(ws, ["resume", "run", "--no-lint-gate", "--input", `api_key=${API_KEY}`], { GITHUB_TOKEN: GH, MAILER_PASSPHRASE: "" });
     outputs.push({ cmd: "resume without MAILER_PASSPHRASE", text: noPlanSecret.stdout + noPlanSecret.stderr });
     expect(noPlanSecret.stderr.trim()).toBe("planspec: the plan reads the secret MAILER_PASSPHRASE: set the environment variable MAILER_PASSPHRASE");
     expect(noPlanSecret.code).toBe(2);
     // With it again (here from the environment variable the plan names), the run continues.
-    const again = cli(["resume", "run"], { LEAKY_API_KEY: API_KEY });
+    const again = cli(["resume", "run", "--no-lint-gate"], { LEAKY_API_KEY: API_KEY });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("fail: pending -> running");
 
@@ -119,9 +119,9 @@ describe("secrets are scrubbed at the one boundary every sink goes through", () 
     put(ws, "tools.mjs", TOOLS);
     const env = { MAILER_PASSPHRASE: PASSPHRASE, GITHUB_TOKEN: GH };
     planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `api_key=${API_KEY}`], env);
-    const same = planspec(ws, ["resume", "run", "--input", `api_key=${API_KEY}`], env);
+    const same = planspec(ws, ["resume", "run", "--no-lint-gate", "--input", `api_key=${API_KEY}`], env);
     expect(same.stderr).not.toContain("reset to pending (an input it reads changed)");
-    const changed = planspec(ws, ["resume", "run", "--input", "api_key=sk-other-value-123"], env);
+    const changed = planspec(ws, ["resume", "run", "--no-lint-gate", "--input", "api_key=sk-other-value-123"], env);
     expect(changed.stderr).toContain("call: reset to pending (an input it reads changed)");
   });
 });

@@ -4,14 +4,9 @@
  */
 import pg from "pg";
 import { SCHEMA_MIGRATIONS, STORE_SCHEMA_VERSION } from "./schema.js";
+import { StoreError } from "../store.js";
 
-/** A store that cannot be used: bad URL, server down, missing database, wrong schema version. */
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StoreError";
-  }
-}
+export { StoreError };
 
 /** True when `url` names a PostgreSQL store rather than a run directory. */
 export function isPgUrl(url: string): boolean {

@@ -7,7 +7,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { PgDatabase } from "./db.js";
-import type { RunSummary } from "../store.js";
+import type { Lease, RunSummary } from "../store.js";
 
 /** Another live process holds the run's lease. */
 export class LeaseHeldError extends Error {
@@ -26,6 +26,76 @@ export class LeaseLostError extends Error {
   constructor(readonly runId: string) {
     super(`lost the lease on run ${runId}: it expired or another worker took the run over`);
     this.name = "LeaseLostError";
+  }
+}
+
+/**
+ * The share of the lease length this process trusts its lease for, counted on its own
+ * monotonic clock from the moment it sent the claim or renewal: the server's expiry is
+ * later still, so by the time another worker may take the run over, this side has
+ * already given up, even when the process was frozen (SIGSTOP, a VM pause) meanwhile.
+ */
+const TRUSTED_SHARE = 0.9;
+
+/**
+ * A lease held by this process, as its tools see it: the generation as fencing token,
+ * and a signal that fires once the lease is lost — told by the server (a failed renewal
+ * or write), given back, or past its deadline by the local clock. `isLost()` and
+ * `check()` read the clock themselves, so a thawed process sees the loss even before
+ * the watchdog timer has had its turn.
+ */
+export class HeldLease implements Lease {
+  private readonly abort = new AbortController();
+  private deadline = 0;
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly runId: string,
+    readonly token: number,
+    private readonly leaseMs: number,
+    since: number,
+  ) {
+    this.extend(since);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get lost(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** A claim or renewal sent at `since` (performance.now()) was granted. */
+  extend(since: number): void {
+    if (this.lost) return;
+    this.deadline = Math.max(this.deadline, since + this.leaseMs * TRUSTED_SHARE);
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => (this.expired() ? this.lose() : this.arm()), Math.max(1, this.deadline - performance.now()));
+    this.watchdog.unref();
+  }
+
+  private expired(): boolean {
+    return performance.now() >= this.deadline;
+  }
+
+  /** Marks the lease lost: every call holding its signal is aborted. */
+  lose(): void {
+    clearTimeout(this.watchdog);
+    if (!this.lost) this.abort.abort(new LeaseLostError(this.runId));
+  }
+
+  isLost(): boolean {
+    if (!this.lost && this.expired()) this.lose();
+    return this.lost;
+  }
+
+  check(): void {
+    if (this.isLost()) throw this.abort.signal.reason;
   }
 }
 
@@ -82,9 +152,23 @@ export async function renewLease(db: PgDatabase, runId: string, generation: numb
   return (r.rowCount ?? 0) > 0;
 }
 
-/** Gives a lease back so another worker may take the run at once. */
-export async function releaseLease(db: PgDatabase, runId: string, generation: number): Promise<void> {
-  await db.pool.query("UPDATE planspec.runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = $1 AND lease_generation = $2", [runId, generation]);
+/** The channel workers LISTEN on: a run id is notified when the run may be claimed now. */
+export const RUNS_CHANNEL = "planspec_runs";
+
+/**
+ * Gives a lease back so another worker may take the run at once; with `requeue`, a
+ * paused run is queued for workers (a decision was recorded). Workers hear of a run
+ * they may claim through NOTIFY, which PostgreSQL delivers when the statement commits.
+ */
+export async function releaseLease(db: PgDatabase, runId: string, generation: number, requeue = false): Promise<void> {
+  await db.pool.query(
+    `WITH r AS (
+       UPDATE planspec.runs SET lease_owner = NULL, lease_expires_at = NULL,
+         status = CASE WHEN $3 AND status = 'paused' THEN 'queued' ELSE status END
+       WHERE run_id = $1 AND lease_generation = $2 RETURNING run_id, status)
+     SELECT pg_notify('${RUNS_CHANNEL}', run_id) FROM r WHERE status IN ('queued', 'running')`,
+    [runId, generation, requeue],
+  );
 }
 
 /** How many runs a worker could still have to take: queued or running (leased or not). */

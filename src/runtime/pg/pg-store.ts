@@ -7,9 +7,9 @@
  */
 import type { PlanIR } from "../../ir.js";
 import { sha256Hex } from "../atomic.js";
-import { nowIso, type ArtifactRef, type IdempotencyRecord, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
+import { nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
-import { DEFAULT_LEASE_MS, LeaseLostError, newOwnerId, releaseLease, renewLease, takeLease } from "./lease.js";
+import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, RUNS_CHANNEL, takeLease } from "./lease.js";
 
 export interface PgStoreOptions {
   leaseMs?: number;
@@ -40,8 +40,10 @@ export class PgStore implements Store {
   readonly leaseMs: number;
   readonly owner: string;
   private generation: number | undefined;
+  private held: HeldLease | undefined;
   private creating = false;
   private lost = false;
+  private requeueOnUnlock = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private seq = -1;
   private pendingEvents: RunEvent[] = [];
@@ -64,6 +66,17 @@ export class PgStore implements Store {
     return this.lost ? undefined : this.generation;
   }
 
+  /** The lease the session's tools see (kept once lost, so that its `check()` keeps refusing). */
+  get lease(): Lease | undefined {
+    return this.held;
+  }
+
+  private markLost(): void {
+    this.lost = true;
+    this.stopHeartbeat();
+    this.held?.lose();
+  }
+
   async exists(): Promise<boolean> {
     const r = await this.db.query("SELECT 1 FROM planspec.runs WHERE run_id = $1", [this.runId]);
     return r.rows.length > 0;
@@ -75,6 +88,7 @@ export class PgStore implements Store {
     state.updatedAt = nowIso();
     const leased = this.creating;
     const events = this.pendingEvents.splice(0);
+    const since = performance.now();
     const client = await this.db.pool.connect();
     try {
       await client.query("BEGIN");
@@ -86,6 +100,7 @@ export class PgStore implements Store {
       );
       if (ins.rowCount === 0) throw new StoreError(`run ${this.runId} already exists in ${this.location}; use planspec resume`);
       await client.query("INSERT INTO planspec.revisions (run_id, revision, plan) VALUES ($1, 0, $2::json)", [this.runId, JSON.stringify(plan)]);
+      if (!leased) await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', $1)`, [this.runId]);
       await client.query(
         "INSERT INTO planspec.events (run_id, seq, time, type, data) SELECT $1, e.seq, e.time, e.type, e.data FROM json_to_recordset($2::json) AS e(seq int, time timestamptz, type text, data json)",
         [this.runId, JSON.stringify(events)],
@@ -101,6 +116,7 @@ export class PgStore implements Store {
     if (leased) {
       this.creating = false;
       this.generation = 1;
+      this.held = new HeldLease(this.runId, 1, this.leaseMs, since);
       this.startHeartbeat();
     }
   }
@@ -124,6 +140,7 @@ export class PgStore implements Store {
   }
 
   private fence(): number {
+    if (this.held?.lost) this.markLost();
     if (this.lost || this.generation === undefined) throw new LeaseLostError(this.runId);
     return this.generation;
   }
@@ -144,8 +161,7 @@ export class PgStore implements Store {
       throw err;
     }
     if (n === 0) {
-      this.lost = true;
-      this.stopHeartbeat();
+      this.markLost();
       throw new LeaseLostError(this.runId);
     }
   }
@@ -202,7 +218,7 @@ export class PgStore implements Store {
       [this.runId, generation, JSON.stringify(events)],
     );
     if ((r.rowCount ?? 0) === 0) {
-      this.lost = true;
+      this.markLost();
       throw new LeaseLostError(this.runId);
     }
   }
@@ -248,16 +264,22 @@ export class PgStore implements Store {
   /** Takes the run's lease (`LeaseHeldError` when a live holder has it); for a new run, `create` takes it. */
   async lock(): Promise<void> {
     if (this.generation !== undefined && !this.lost) return;
+    const since = performance.now();
     const g = await takeLease(this.db, this.runId, this.owner, this.leaseMs);
     if (g === undefined) {
       this.creating = true;
       return;
     }
-    await this.adoptLease(g);
+    await this.adoptLease(g, since);
   }
 
-  /** Uses a lease claimed elsewhere (a worker's claim query) for this store's writes. */
-  async adoptLease(generation: number): Promise<void> {
+  /**
+   * Uses a lease claimed elsewhere (a worker's claim query) for this store's writes;
+   * `since` is when the claim was sent (performance.now()), where the lease's time starts.
+   */
+  async adoptLease(generation: number, since = performance.now()): Promise<void> {
+    this.held?.lose();
+    this.held = new HeldLease(this.runId, generation, this.leaseMs, since);
     this.generation = generation;
     this.lost = false;
     this.idem = undefined;
@@ -269,13 +291,14 @@ export class PgStore implements Store {
   private startHeartbeat(): void {
     this.stopHeartbeat();
     const g = this.generation!;
+    const held = this.held;
     this.heartbeat = setInterval(() => {
+      const sent = performance.now();
       renewLease(this.db, this.runId, g, this.leaseMs).then(
         (ok) => {
-          if (!ok && this.generation === g) {
-            this.lost = true;
-            this.stopHeartbeat();
-          }
+          if (this.generation !== g) return;
+          if (ok) held?.extend(sent);
+          else this.markLost();
         },
         // A failed renewal (connection hiccup) is retried at the next beat; the fence decides.
         () => {},
@@ -294,13 +317,28 @@ export class PgStore implements Store {
     this.stopHeartbeat();
   }
 
+  /** Gives the lease back at once while the session may still run: its tool calls are aborted, its writes refused. */
+  async giveBack(): Promise<void> {
+    const g = this.leaseGeneration;
+    this.markLost();
+    if (g !== undefined) await releaseLease(this.db, this.runId, g).catch(() => {});
+  }
+
+  requeue(): void {
+    this.requeueOnUnlock = true;
+  }
+
   async unlock(): Promise<void> {
     this.stopHeartbeat();
     this.creating = false;
     const g = this.generation;
+    const requeue = this.requeueOnUnlock;
     this.generation = undefined;
     this.idem = undefined;
-    if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g).catch(() => {});
+    this.requeueOnUnlock = false;
+    this.held?.lose();
+    this.held = undefined;
+    if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g, requeue).catch(() => {});
   }
 }
 

@@ -7,7 +7,8 @@
 import { resumeRun, type SessionResult } from "../run.js";
 import type { RunState } from "../store.js";
 import type { PgDatabase } from "./db.js";
-import { claimNext, LeaseLostError, newOwnerId, openRunCount, releaseLease } from "./lease.js";
+import type { PoolClient } from "pg";
+import { claimNext, LeaseLostError, newOwnerId, openRunCount, RUNS_CHANNEL } from "./lease.js";
 import { PgStore } from "./pg-store.js";
 
 export type WorkerEvent =
@@ -55,6 +56,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   const nudge = () => wake?.();
   opts.stop.addEventListener("abort", nudge);
   opts.release?.addEventListener("abort", nudge);
+  const listener = new RunListener(opts.db, nudge);
 
   const session = async (store: PgStore): Promise<void> => {
     try {
@@ -66,7 +68,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       summary.finished++;
       opts.onEvent?.({ type: "finished", runId: store.runId, status: r.outcome.status, ...(r.outcome.reason ? { reason: r.outcome.reason } : {}) });
     } catch (err) {
-      if (err instanceof LeaseLostError || opts.release?.aborted) {
+      if (opts.release?.aborted) {
+        // Given back on purpose: counted as released, not lost.
+      } else if (err instanceof LeaseLostError) {
         summary.lost++;
         opts.onEvent?.({ type: "lost", runId: store.runId });
       } else {
@@ -81,9 +85,11 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   };
 
   while (!opts.stop.aborted && !opts.release?.aborted) {
+    await listener.ensure();
     let claimed = false;
     while (active.size < opts.concurrency && !opts.stop.aborted) {
       let c;
+      const since = performance.now();
       try {
         c = await claimNext(opts.db, owner, opts.leaseMs);
       } catch {
@@ -93,7 +99,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
       claimed = true;
       opts.onEvent?.({ type: "claimed", runId: c.runId, generation: c.generation });
       const store = new PgStore(opts.db, c.runId, { leaseMs: opts.leaseMs, owner });
-      await store.adoptLease(c.generation);
+      await store.adoptLease(c.generation, since);
       const done = session(store).finally(() => {
         active.delete(c.runId);
         nudge();
@@ -113,11 +119,10 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     });
     wake = undefined;
   }
+  await listener.close();
   if (opts.release?.aborted) {
     for (const [runId, a] of active) {
-      const g = a.store.leaseGeneration;
-      a.store.abandon();
-      if (g !== undefined) await releaseLease(opts.db, runId, g).catch(() => {});
+      await a.store.giveBack();
       summary.released++;
       opts.onEvent?.({ type: "released", runId });
     }
@@ -125,6 +130,44 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   }
   await Promise.all([...active.values()].map((a) => a.done));
   return summary;
+}
+
+/**
+ * LISTEN on the runs channel, so a run queued or handed back by a decision wakes the
+ * worker at once; the poll stays as the fallback when the connection is lost.
+ */
+class RunListener {
+  private client: PoolClient | undefined;
+
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly onNotify: () => void,
+  ) {}
+
+  /** Listens if not listening (a lost connection is retried at the next loop turn). */
+  async ensure(): Promise<void> {
+    if (this.client) return;
+    let client: PoolClient | undefined;
+    try {
+      client = await this.db.pool.connect();
+      client.on("notification", this.onNotify);
+      client.on("error", () => this.drop(client!));
+      await client.query(`LISTEN ${RUNS_CHANNEL}`);
+      this.client = client;
+    } catch {
+      if (client) this.drop(client);
+    }
+  }
+
+  private drop(client: PoolClient): void {
+    if (this.client === client) this.client = undefined;
+    client.removeAllListeners("notification");
+    client.release(true);
+  }
+
+  async close(): Promise<void> {
+    if (this.client) this.drop(this.client);
+  }
 }
 
 /** A run that cannot even start (missing tool, bad state) is marked failed so workers stop claiming it. */

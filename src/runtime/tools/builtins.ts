@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { parseCsv, toRecords } from "./csv.js";
+import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { confinedDir, listConfined, readConfined, writeConfined } from "./workspace.js";
 
@@ -156,5 +157,6 @@ export function builtinTools(): Map<string, ToolImpl> {
     ["exec", exec],
     ["http.request", httpRequest],
     ["template.render", templateRender],
+    ["llm.complete", llmComplete],
   ]);
 }

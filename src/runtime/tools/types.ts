@@ -2,13 +2,23 @@
 import type { Risk } from "../../ir.js";
 
 export interface ToolContext {
-  signal: AbortSignal;
+  /**
+   * Fires on the step's timeout, the end of the run, and a lost lease. Reading it checks
+   * the lease's clock, so `ctx.signal.throwIfAborted()` right before a side effect is exact.
+   */
+  readonly signal: AbortSignal;
   runId: string;
   stepId: string;
   attempt: number;
   /** Absolute path of the workspace fs tools are confined to. */
   workspace: string;
   idempotencyKey?: string;
+  /**
+   * The run's lease generation when a PostgreSQL worker runs it (undefined in a run
+   * directory): it grows with every takeover, so a service that remembers the highest
+   * token it saw can refuse the calls of a worker that lost the run.
+   */
+  fencingToken?: number;
   /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }

@@ -1,0 +1,87 @@
+/**
+ * Where runs live, chosen in one place for every command (and any library caller): run
+ * directories under a working directory when no URL is given, or the PostgreSQL store a
+ * `postgres://` URL names. `storeUrlFrom` applies the `PLANSPEC_STORE` fallback.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { PgDatabase } from "./pg/db.js";
+import { StoreError, type Store } from "./store.js";
+
+export { StoreError };
+
+export interface RunStore {
+  /** `files`: run directories; `postgres`: a PostgreSQL store. */
+  readonly kind: "files" | "postgres";
+  /** The runs directory, or the store's URL without its password. */
+  readonly location: string;
+  /** The database of a PostgreSQL store. */
+  readonly db?: PgDatabase;
+  /** An existing run: a run directory or a run id under `.planspec/runs` (files), or a run id (PostgreSQL). */
+  open(run: string): Promise<Store>;
+  /** The store a new run with this id is created in; undefined for run directories (`startRun` makes the directory). */
+  forNewRun(runId: string): Store | undefined;
+  /** How a command line names the run: its directory, or `<id> --store <url>`. */
+  ref(store: Store): string;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** The working directory run ids of the file store are resolved under. */
+  cwd: string;
+  /** Check the PostgreSQL schema version (default); `store migrate` opens without. */
+  check?: boolean;
+  /** PostgreSQL pool size. */
+  max?: number;
+}
+
+/** The store URL: the explicit one, else `PLANSPEC_STORE`; blank means run directories. */
+export function storeUrlFrom(explicit: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const url = explicit ?? env.PLANSPEC_STORE;
+  return url && url.trim() !== "" ? url.trim() : undefined;
+}
+
+/** The directory that holds run directories under a working directory. */
+export function runsRootOf(cwd: string): string {
+  return resolve(cwd, ".planspec", "runs");
+}
+
+/** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
+export function findRunDir(arg: string, cwd: string): string {
+  const direct = resolve(cwd, arg);
+  if (existsSync(join(direct, "state.json"))) return direct;
+  const byId = join(runsRootOf(cwd), arg);
+  if (existsSync(join(byId, "state.json"))) return byId;
+  throw new StoreError(`no run "${arg}": not a run directory, and not a run id under ${runsRootOf(cwd)}`);
+}
+
+/** Opens the runs at `url` (a PostgreSQL store) or, without one, the run directories under `opts.cwd`. */
+export async function openStore(url: string | undefined, opts: OpenStoreOptions): Promise<RunStore> {
+  if (url === undefined) {
+    const { openRun } = await import("./run.js");
+    return {
+      kind: "files",
+      location: runsRootOf(opts.cwd),
+      open: async (run) => openRun(findRunDir(run, opts.cwd)),
+      forNewRun: () => undefined,
+      ref: (store) => store.location,
+      close: async () => {},
+    };
+  }
+  const { PgDatabase } = await import("./pg/db.js");
+  const { PgStore } = await import("./pg/pg-store.js");
+  const db = await PgDatabase.open(url, { ...(opts.check !== undefined ? { check: opts.check } : {}), ...(opts.max !== undefined ? { max: opts.max } : {}) });
+  return {
+    kind: "postgres",
+    location: db.location,
+    db,
+    async open(run) {
+      const store = new PgStore(db, run);
+      if (!(await store.exists())) throw new StoreError(`no run "${run}" in the store ${db.location}`);
+      return store;
+    },
+    forNewRun: (runId) => new PgStore(db, runId),
+    ref: (store) => `${store.runId} --store ${db.location}`,
+    close: () => db.close(),
+  };
+}
