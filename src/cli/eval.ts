@@ -1,5 +1,5 @@
 /** `planspec eval`: score plans against a suite; `eval recovery`, `eval taskbench`, `eval taskbench-report`. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ActionContext } from "./main.js";
@@ -42,6 +42,8 @@ async function toolDescFrom(io: CliIO, file: string) {
   return parsed.tools;
 }
 
+interface TaskBenchOptions { gold: string; pred: string; dependencyType: string; dependency_type?: string; prompting: string; splits: string[]; nTools: string[]; n_tools?: string[]; mode: string; lenient?: boolean }
+
 interface SuiteOptions { plans?: string; replay?: string; planner?: string; baseUrl?: string; out?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string }
 
 const HELP = `
@@ -63,7 +65,7 @@ Examples:
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format html --baseline scores.json -o eval.html
   $ planspec eval evals/code-change.suite.yaml --plans out/ --baseline scores.json --min coverage=0.9,lint_pass=1
   $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml
-  $ planspec eval taskbench --gold data.json --pred predictions.jsonl --tools tool_desc.json
+  $ planspec eval taskbench --gold data.json --pred predictions.jsonl --tools tool_desc.json -s all -n all --format json
   $ planspec eval taskbench-report predictions.jsonl --tools tool_desc.json -o evals/reports/taskbench-multimedia.md
 `;
 
@@ -213,55 +215,107 @@ export function registerEval(program: Command, ctx: ActionContext): void {
 
   cmd
     .command("taskbench")
-    .description("TaskBench's node F1, link F1 and edit distance (as its evaluate.py), plus redundancy and lint pass rate")
+    .description("every TaskBench metric of its evaluate.py (node micro/macro/per-tool, t-F1/v-F1, links, edit distance, per split and tool count), plus redundancy and lint pass rate")
     .requiredOption("--gold <data.json>", "TaskBench gold records (JSON lines or a JSON array)")
     .requiredOption("--pred <predictions.jsonl>", "predictions, one JSON line per plan")
-    .addHelpText("after", "\nAlso takes --tools <tool_desc.json> (required) and --format table|json.\n")
+    .option("--dependency-type <type>", "resource (links from <node-i> arguments) | temporal (links from task_links, dailylifeapis)", "resource")
+    .option("--prompting <mode>", "cot (task_steps required, as for the step metrics) | direct", "cot")
+    .option("-s, --splits <split>", "overall | single | chain | dag | all (repeatable)", collect, [])
+    .option("-n, --n-tools <n>", "overall | a node count | all (repeatable)", collect, [])
+    .option("--mode <mode>", "how -s and -n combine: add | mul", "add")
+    .option("--lenient", "skip and count the lines evaluate.py would stop on, instead of failing")
+    .addOption(new Option("--dependency_type <type>").hideHelp())
+    .addOption(new Option("--n_tools <n>").argParser(collect).hideHelp())
+    .addHelpText(
+      "after",
+      `
+Also takes --tools <tool_desc.json> (required) and --format table|json. Definitions are in
+docs/evals.md; --format json names every figure as evaluate.py's metrics file does, under
+"groups" ("<split>_<n_tools>"). A line evaluate.py would stop on (not JSON, a record
+without an id, unreadable task_links) is an error naming the line, unless --lenient.
+
+Examples:
+  $ planspec eval taskbench --gold data.json --pred predictions.jsonl --tools tool_desc.json
+  $ planspec eval taskbench --gold data.json --pred p.jsonl --tools tool_desc.json -s all -n all --format json
+  $ planspec eval taskbench --gold data.json --pred p.jsonl --tools tool_desc.json --dependency-type temporal --prompting direct
+`,
+    )
     .action(
-      ctx.action(async (own: { gold: string; pred: string }) => {
+      ctx.action(async (own: TaskBenchOptions) => {
         const { io } = ctx;
         const base = shared();
         const opts = { ...own, tools: toolDescOption(base.tools), format: base.format ?? "table" };
         if (!["table", "json"].includes(opts.format)) throw new UsageError(`--format must be table or json, got "${opts.format}"`);
+        const dependencyType = own.dependency_type ?? own.dependencyType;
+        if (dependencyType !== "resource" && dependencyType !== "temporal") throw new UsageError(`--dependency-type must be resource or temporal, got "${dependencyType}"`);
+        if (own.mode !== "add" && own.mode !== "mul") throw new UsageError(`--mode must be add or mul, got "${own.mode}"`);
+        const rawDesc = parseJson(readText(io, opts.tools, "tool description"), opts.tools);
         const tools = await toolDescFrom(io, opts.tools);
-        const { readJsonRecords, corpusStats } = await import("../eval/taskbench/corpus.js");
-        const { scoreTaskBench } = await import("../eval/taskbench/metrics.js");
-        let gold: unknown[];
-        try {
-          gold = readJsonRecords(readText(io, opts.gold, "gold data"));
-        } catch (err) {
-          if (err instanceof UsageError) throw err;
-          throw new UsageError(`${opts.gold}: ${(err as Error).message}`);
-        }
+        const nodes = ((rawDesc as { nodes?: unknown }).nodes ?? rawDesc) as Array<Record<string, unknown>>;
+        const untyped = dependencyType === "resource" ? nodes.find((t) => !("output-type" in t)) : undefined;
+        if (untyped) throw new UsageError(`${opts.tools}: tool "${String(untyped.id)}" has no "output-type", which resource links need; for a domain such as dailylifeapis give --dependency-type temporal`);
+        const { readRecords, evaluateTaskBench, TaskBenchStop } = await import("../eval/taskbench/evaluate.js");
+        const { corpusStats } = await import("../eval/taskbench/corpus.js");
         const predText = readText(io, opts.pred, "predictions");
-        // evaluate.py drops prediction lines it cannot parse; so do we.
-        const preds = predText.split("\n").flatMap((l) => {
-          try {
-            return l.trim() ? [JSON.parse(l) as unknown] : [];
-          } catch {
-            return [];
-          }
-        });
-        const scores = scoreTaskBench(gold, preds, [...tools.keys()]);
+        let r;
+        try {
+          r = evaluateTaskBench(
+            readRecords(opts.gold, readText(io, opts.gold, "gold data")),
+            readRecords(opts.pred, predText),
+            [...tools.values()].map((t) => ({ id: t.id, outputType: t.outputTypes[0] ?? "none" })),
+            {
+              dependencyType,
+              prompting: own.prompting,
+              splits: own.splits.length ? own.splits : ["overall"],
+              nTools: [...own.nTools, ...(own.n_tools ?? [])].length ? [...own.nTools, ...(own.n_tools ?? [])] : ["overall"],
+              mode: own.mode,
+              ...(own.lenient ? { lenient: true } : {}),
+            },
+          );
+        } catch (err) {
+          // evaluate.py would stop on this line (it reads predictions with `exit()` on the first bad one).
+          if (err instanceof TaskBenchStop) throw new UsageError(`${err.message}: evaluate.py stops here (fix the line, or give --lenient to skip and count such lines)`);
+          throw err;
+        }
         const ours = corpusStats(predText, tools);
-        const out = { taskbench: scores, redundancy: ours.meanRedundancy, lint_pass: ours.lintPass, hallucinated_plans: ours.hallucinatedPlans, malformed_plans: ours.malformed, plans: ours.plans };
+        const overall = r.groups.overall_overall;
+        const taskbench =
+          overall === undefined ? null : (
+            {
+              samples: overall.all_samples,
+              scored: overall.node_supports,
+              dropped: r.dropped.overall_overall ?? [],
+              metrics:
+                r.links.overall_overall === undefined ? null : (
+                  {
+                    node: { precision: overall.node_micro_precision_no_matching, recall: overall.node_micro_recall_no_matching, f1: overall.node_micro_f1_no_matching },
+                    link: r.links.overall_overall,
+                    editDistance: overall.edit_distance,
+                  }
+                ),
+            }
+          );
+        const out = { taskbench, groups: r.groups, dropped: r.dropped, skipped: r.skipped, redundancy: ours.meanRedundancy, lint_pass: ours.lintPass, hallucinated_plans: ours.hallucinatedPlans, malformed_plans: ours.malformed, plans: ours.plans };
         if (opts.format === "json") {
           await write(io.stdout, JSON.stringify(out, null, 2) + "\n");
           return 0;
         }
-        const m = scores.metrics;
         const f = (x: number | undefined) => (x === undefined ? "n/a" : x.toFixed(4));
-        await write(
-          io.stdout,
-          [
-            `samples ${scores.samples}, scored ${scores.scored}, dropped ${scores.dropped.length}`,
-            `node   P ${f(m?.node.precision)}  R ${f(m?.node.recall)}  F1 ${f(m?.node.f1)}`,
-            `link   P ${f(m?.link.precision)}  R ${f(m?.link.recall)}  F1 ${f(m?.link.f1)}`,
-            `edit distance ${f(m?.editDistance)}`,
-            `redundancy ${ours.meanRedundancy.toFixed(4)} (mean over ${ours.compiled} compiled plans), lint pass rate ${ours.lintPass.toFixed(4)}`,
-            `hallucinated tools in ${ours.hallucinatedPlans} plans, ${ours.malformed} malformed plans of ${ours.plans}`,
-          ].join("\n") + "\n",
+        const lines: string[] = [];
+        for (const [key, g] of Object.entries(r.groups)) {
+          lines.push(
+            `[${key}] samples ${g.all_samples}, supports: steps ${g.step_supports}, nodes ${g.node_supports}, links ${g.link_supports}, arguments ${g.argument_supports}`,
+            `  node micro  P ${f(g.node_micro_precision_no_matching)}  R ${f(g.node_micro_recall_no_matching)}  F1 ${f(g.node_micro_f1_no_matching)}`,
+            `  node macro  P ${f(g.node_macro_precision_no_matching)}  R ${f(g.node_macro_recall_no_matching)}  F1 ${f(g.node_macro_f1_no_matching)}`,
+            `  link F1 ${f(g.link_binary_f1)}  t-F1 ${f(g.argument_task_argname_binary_f1_no_matching)}  v-F1 ${f(g.argument_task_argname_value_binary_f1_no_matching)}  edit distance ${f(g.edit_distance)}`,
+          );
+        }
+        if (r.skipped.length) lines.push(`skipped ${r.skipped.length} line${r.skipped.length === 1 ? "" : "s"} evaluate.py would stop on (--lenient): ${r.skipped.slice(0, 5).map((s) => `${s.file}:${s.line}`).join(", ")}${r.skipped.length > 5 ? ", ..." : ""}`);
+        lines.push(
+          `redundancy ${ours.meanRedundancy.toFixed(4)} (mean over ${ours.compiled} compiled plans), lint pass rate ${ours.lintPass.toFixed(4)}`,
+          `hallucinated tools in ${ours.hallucinatedPlans} plans, ${ours.malformed} malformed plans of ${ours.plans}`,
         );
+        await write(io.stdout, lines.join("\n") + "\n");
         return 0;
       }),
     );
