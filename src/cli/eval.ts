@@ -1,7 +1,8 @@
 /** `planspec eval`: score plans against a suite; `eval recovery`, `eval taskbench`, `eval taskbench-report`. */
 import { Option, type Command } from "commander";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
@@ -44,13 +45,16 @@ async function toolDescFrom(io: CliIO, file: string) {
 
 interface TaskBenchOptions { gold: string; pred: string; dependencyType: string; dependency_type?: string; prompting: string; splits: string[]; nTools: string[]; n_tools?: string[]; mode: string; lenient?: boolean }
 
-interface SuiteOptions { plans?: string; replay?: string; planner?: string; baseUrl?: string; out?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string }
+interface SuiteOptions { plans?: string; replay?: string; planner?: string; baseUrl?: string; out?: string; format?: string; baseline?: string; min?: string; max?: string; output?: string; recovery?: boolean; tools: string[]; jobs: string; trials?: string }
 
 const HELP = `
 Plans are read from DIR/<case-id>.plan.yaml (or .plan.yml / .plan.json); a case with no
 file scores 0. --planner plans every case's goal with an LLM (keys from OPENAI_API_KEY /
 ANTHROPIC_API_KEY) and writes <case-id>.plan.yaml and <case-id>.trace.jsonl to --out DIR
 (default: a temp dir, printed) before scoring it; a case with no readable answer scores 0.
+--trials K plans every case K times (DIR/trial-1 .. trial-K) and adds pass^k: a case
+passes^k when all K trials pass (compiles, coverage 1, nothing forbidden or hallucinated,
+lint pass); pass^j for j < K and pass@1 are estimated from the same trials.
 Metrics are defined in docs/evals.md. --recovery also runs every plan through the
 fault-injection trials (slow: child processes).
 
@@ -61,6 +65,8 @@ Examples:
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format json -o scores.json
   $ OPENAI_API_KEY=... planspec eval evals/code-change.suite.yaml --planner openai:gpt-4.1-mini --out runs/mini
   $ planspec eval evals/code-change.suite.yaml --replay runs/mini --format json -o scores.json
+  $ planspec eval evals/dailylifeapis.suite.yaml --planner openai:gpt-4.1-mini --trials 4 --out runs/k4
+  $ planspec eval evals/dailylifeapis.suite.yaml --replay runs/k4 --trials 4
   $ planspec eval evals/code-change.suite.yaml --planner openai:qwen2.5 --base-url http://localhost:11434/v1
   $ planspec eval evals/code-change.suite.yaml --plans out/ --format html --baseline scores.json -o eval.html
   $ planspec eval evals/code-change.suite.yaml --plans out/ --baseline scores.json --min coverage=0.9,lint_pass=1
@@ -91,6 +97,7 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .option("--min <thresholds>", "exit 1 when a metric is below, e.g. coverage=0.9,recovery=1.0")
     .option("--max <thresholds>", "exit 1 when a metric is above, e.g. redundancy=0.1,forbidden=0")
     .option("-o, --output <file>", "write the report to a file instead of stdout")
+    .option("--trials <k>", "with --planner: plan every case k times into OUT/trial-1..k and report pass^k (all k trials pass) and pass@1; with --replay: re-score such a directory")
     .option("--recovery", "also run the recovery trials of every plan")
     .option("--tools <file>", "tool module for recovery runs (repeatable); tool_desc.json for taskbench", collect, [])
     .option("--jobs <n>", "recovery trials run at once", "2")
@@ -123,6 +130,8 @@ export function registerEval(program: Command, ctx: ActionContext): void {
         }
         if (!opts.recovery && [...min, ...max].some((t) => t.metric === "recovery")) throw new UsageError("a recovery threshold needs --recovery");
         const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
+        const trials = opts.trials === undefined ? undefined : positiveInt("--trials", opts.trials);
+        if (trials !== undefined && !opts.planner && !opts.replay) throw new UsageError("--trials goes with --planner (or --replay of a --trials run)");
         const baseline = opts.baseline ? parseJson(readText(io, opts.baseline, "baseline"), opts.baseline) : undefined;
 
         const { loadSuite } = await import("../eval/suite.js");
@@ -132,26 +141,55 @@ export function registerEval(program: Command, ctx: ActionContext): void {
           await write(io.stderr, `planspec: ${suiteFile} is not a valid suite\n`);
           return 2;
         }
+        // --trials K: K plannings (or K recorded ones under DIR/trial-N), each scored on its own.
+        const trialDirs: string[] = [];
+        if (trials !== undefined) {
+          if (opts.planner) {
+            const base = opts.out ? resolve(io.cwd, opts.out) : mkdtempSync(join(tmpdir(), "planspec-eval-"));
+            for (let t = 1; t <= trials; t++) trialDirs.push(join(base, `trial-${t}`));
+          } else {
+            for (let t = 1; t <= trials; t++) {
+              const d = join(resolve(io.cwd, dir!), `trial-${t}`);
+              if (!existsSync(d)) throw new UsageError(`${join(dir!, `trial-${t}`)} is missing: --replay DIR --trials ${trials} reads DIR/trial-1 .. DIR/trial-${trials}`);
+              trialDirs.push(d);
+            }
+          }
+        }
         if (opts.planner) {
           const { planSuite } = await import("./eval-planner.js");
-          dir = await planSuite(loaded.suite, { planner: opts.planner, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.out ? { out: opts.out } : {}) }, io);
+          const plannerOpts = { planner: opts.planner, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) };
+          if (trials === undefined) dir = await planSuite(loaded.suite, { ...plannerOpts, ...(opts.out ? { out: opts.out } : {}) }, io);
+          else for (const [t, d] of trialDirs.entries()) {
+            await write(io.stderr, `trial ${t + 1}/${trials}\n`);
+            await planSuite(loaded.suite, { ...plannerOpts, out: d }, io);
+          }
         }
         const { scoreSuite } = await import("../eval/score.js");
         const { recoverPlan } = await import("../eval/recovery.js");
         const { compileFile } = await import("../compiler/index.js");
         const toolModules = opts.tools.map((t) => resolve(io.cwd, t));
-        const score = await scoreSuite(loaded.suite, resolve(io.cwd, dir!), {
-          cwd: io.cwd,
-          ...(opts.recovery
-            ? {
-                recovery: async (file: string) => {
-                  const ir = compileFile(file, { cwd: io.cwd }).ir!;
-                  const r = await recoverPlan(file, ir, { toolModules, jobs });
-                  return { trials: r.trials.length, succeeded: r.succeeded, rate: r.rate, failures: r.trials.filter((t) => !t.ok).map((t) => ({ trial: t.name, reason: t.reason ?? "" })) };
-                },
-              }
-            : {}),
-        });
+        const scoreDir = (d: string, withRecovery: boolean) =>
+          scoreSuite(loaded.suite, d, {
+            cwd: io.cwd,
+            ...(withRecovery
+              ? {
+                  recovery: async (file: string) => {
+                    const ir = compileFile(file, { cwd: io.cwd }).ir!;
+                    const r = await recoverPlan(file, ir, { toolModules, jobs });
+                    return { trials: r.trials.length, succeeded: r.succeeded, rate: r.rate, failures: r.trials.filter((t) => !t.ok).map((t) => ({ trial: t.name, reason: t.reason ?? "" })) };
+                  },
+                }
+              : {}),
+          });
+        // The report and thresholds are trial 1's; the trials section adds pass^k over all of them.
+        const score = await scoreDir(trialDirs[0] ?? resolve(io.cwd, dir!), opts.recovery === true);
+        let trialsReport: import("../eval/trials.js").TrialsReport | undefined;
+        if (trials !== undefined) {
+          const { combineTrials } = await import("../eval/trials.js");
+          const rest = [];
+          for (const d of trialDirs.slice(1)) rest.push(await scoreDir(d, false));
+          trialsReport = combineTrials([score, ...rest]);
+        }
         let d: ReturnType<typeof report.deltas> | undefined;
         try {
           d = baseline === undefined ? undefined : report.deltas(score.summary, baseline);
@@ -165,6 +203,10 @@ export function registerEval(program: Command, ctx: ActionContext): void {
           text = renderEvalHtml(score, baseline === undefined ? {} : { baseline: baseline as Parameters<typeof renderEvalHtml>[0] });
         } else {
           text = opts.format === "json" ? report.formatJson(score, d) : opts.format === "md" ? report.formatMarkdown(score, d) : report.formatTable(score, d);
+          if (trialsReport) {
+            const { formatTrials } = await import("../eval/trials.js");
+            text = opts.format === "json" ? JSON.stringify({ ...JSON.parse(text), trials: trialsReport }, null, 2) + "\n" : text + formatTrials(trialsReport);
+          }
         }
         await emit(io, text, opts.output);
         const misses = report.checkThresholds(score.summary, min, max);
