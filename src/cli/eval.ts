@@ -222,9 +222,13 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .description("run fault-injection trials (crash at every step boundary and mid-step, transient failure, deleted artifact, changed input) on plans")
     .argument("<plans...>", "plan files")
     .option("--keep", "keep the trial workspaces for debugging")
-    .addHelpText("after", `\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n`)
+    .option("--faults <list>", "fault families: crash, error, artifact, input, corrupt (silently wrong results); default all but corrupt")
+    .addHelpText(
+      "after",
+      `\ncorrupt: each tool step's first call returns a wrong-shaped, truncated or subtly wrong result;\nthe trial succeeds when a success criterion catches it (the run then ends as the fault-free one).\n\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n  $ planspec eval recovery plan.yaml --tools tools.mjs --faults crash,error,corrupt\n`,
+    )
     .action(
-      ctx.action(async (plans: string[], own: { keep?: boolean }) => {
+      ctx.action(async (plans: string[], own: { keep?: boolean; faults?: string }) => {
         const { io } = ctx;
         // --tools, --jobs and --format belong to `eval` (commander hands shared option names to the parent).
         const opts = { ...shared(), ...own };
@@ -233,16 +237,27 @@ export function registerEval(program: Command, ctx: ActionContext): void {
         if (!["text", "json"].includes(opts.format)) throw new UsageError(`--format must be text or json, got "${opts.format}"`);
         const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
         const { compileOrExit } = await import("./shared.js");
-        const { recoverPlan } = await import("../eval/recovery.js");
+        const { recoverPlan, FAULT_KINDS } = await import("../eval/recovery.js");
+        const families = { crash: ["boundary", "mid-step"], error: ["transient"], artifact: ["artifact"], input: ["input"], corrupt: ["corrupt"] } as const;
+        let faults: Array<(typeof families)[keyof typeof families][number]> | undefined;
+        if (own.faults !== undefined) {
+          const names = own.faults.split(",").map((x) => x.trim()).filter(Boolean);
+          const bad = names.find((x) => !(FAULT_KINDS as readonly string[]).includes(x));
+          if (bad === "timeout") throw new UsageError("--faults timeout is not implemented yet (crash, error, artifact, input, corrupt are)");
+          if (bad !== undefined || names.length === 0) throw new UsageError(`--faults takes a comma list of ${FAULT_KINDS.join(", ")}; got "${own.faults}"`);
+          faults = names.flatMap((x) => [...families[x as keyof typeof families]]);
+        }
         const results = [];
         for (const file of plans) {
           const compiled = await compileOrExit(file, io, useColor(program, io, "stderr"));
           if (typeof compiled === "number") return 2;
           if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
-          const r = await recoverPlan(resolve(io.cwd, file), compiled.ir, { toolModules: opts.tools.map((t) => resolve(io.cwd, t)), jobs, ...(opts.keep ? { keep: true } : {}) });
+          const r = await recoverPlan(resolve(io.cwd, file), compiled.ir, { toolModules: opts.tools.map((t) => resolve(io.cwd, t)), jobs, ...(opts.keep ? { keep: true } : {}), ...(faults ? { faults } : {}) });
           results.push({ ...r, plan: file });
           if (opts.format === "text") {
             await write(io.stdout, `${file}: ${r.succeeded}/${r.trials.length} trials recovered (${(100 * r.rate).toFixed(1)} %)\n`);
+            const per = Object.entries(r.byFault).map(([f, v]) => `${f} ${v.succeeded}/${v.trials}`);
+            if (per.length) await write(io.stdout, `  by fault: ${per.join(", ")}${r.byFault.corrupt ? " (corrupt: caught by a criterion)" : ""}\n`);
             for (const t of r.trials.filter((x) => !x.ok)) await write(io.stdout, `  FAILED ${t.name}: ${t.reason ?? ""}\n`);
           }
         }

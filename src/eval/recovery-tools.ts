@@ -6,6 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { JsonValue, PlanIR } from "../ir.js";
+import { corruptValue } from "./recovery-corrupt.js";
 
 /** Built-in tool names: the runtime implements them, and a module may not redefine them. */
 export const BUILTIN_TOOLS = new Set(["fs.read", "fs.list", "fs.write", "csv.read", "exec", "http.request", "template.render", "llm.complete"]);
@@ -16,6 +17,8 @@ export interface FaultSpec {
   failOnce?: boolean;
   /** The call of this step completes its work, then blocks until the process is killed. */
   blockAfter?: string;
+  /** The first call of this step returns a silently wrong result of this kind (recovery-corrupt.ts). */
+  corrupt?: { step: string; kind: string };
 }
 
 /** Log files the fault layer and the stubs write under `<workspace>/.eval/`. */
@@ -53,6 +56,7 @@ const STUBS = ${JSON.stringify(stubbed)};
 const SCHEMAS = ${JSON.stringify(schemas)};
 const USER = Object.assign({}, ${userModules.map((_, i) => `user${i}`).join(", ") || "{}"});
 const FAULT = JSON.parse(process.env.PLANSPEC_EVAL_FAULT || "{}");
+const corruptValue = ${corruptValue.toString()};
 
 const canonical = (v) => Array.isArray(v) ? "[" + v.map(canonical).join(",") + "]"
   : v && typeof v === "object" ? "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}"
@@ -115,7 +119,14 @@ function faulty(name, impl) {
           throw new Error("injected transient failure of " + name);
         }
       }
-      const out = await impl.run(args, ctx);
+      let out = await impl.run(args, ctx);
+      if (FAULT.corrupt && FAULT.corrupt.step === ctx.stepId) {
+        const mark = join(evalDir(ctx.workspace), "corrupted-" + digestOf(ctx.stepId).slice(0, 16));
+        if (!existsSync(mark)) {
+          writeFileSync(mark, ctx.stepId);
+          out = corruptValue(out, FAULT.corrupt.kind);
+        }
+      }
       if (FAULT.blockAfter === ctx.stepId) {
         writeFileSync(join(evalDir(ctx.workspace), ${JSON.stringify(BLOCKED_MARKER)}), ctx.stepId);
         // The work is done but the result is never returned: the parent kills us here.

@@ -86,4 +86,39 @@ export default {
     expect(pay.reason).toBe('side effect "recovery:pay" happened 2 times');
     expect(r.rate).toBeLessThan(1);
   }, 120_000);
+
+  it("a corrupt result is caught by a criterion that checks the output, and missed by one that only sees it exists", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-corrupt-"));
+    writeFileSync(join(dir, "ledger.mjs"), 'export default { "ledger.read": { risk: "read", run: () => ({ count: 3, entries: [10, 20, 30] }) } };\n');
+    const plan = (check: string) => `planspec: 1
+name: ledger
+goal: Read the ledger entries
+deliverables: [ledger]
+tools: { ledger.read: { risk: read } }
+limits: { max_tool_calls: 20 }
+steps:
+  read:
+    kind: read
+    goal: Read the ledger with its entry count
+    tool: ledger.read
+    output: ledger
+    success:
+      - check: "\${{ ${check} }}"
+`;
+    const run = async (name: string, check: string) => {
+      const file = join(dir, `${name}.plan.yaml`);
+      writeFileSync(file, plan(check));
+      return recoverPlan(file, compileSource(file, plan(check)).ir!, { toolModules: [join(dir, "ledger.mjs")], faults: ["corrupt"], jobs: 2 });
+    };
+    const good = await run("good", "len(output.entries) == output.count");
+    expect(good.trials.map((t) => [t.name, t.ok])).toEqual([
+      ['corrupt (wrong-shape) result of step "read"', true],
+      ['corrupt (truncated) result of step "read"', true],
+      ['corrupt (subtly-wrong) result of step "read"', true],
+    ]);
+    expect(good.byFault).toEqual({ corrupt: { trials: 3, succeeded: 3 } });
+    const weak = await run("weak", "exists(output)");
+    expect(weak.byFault).toEqual({ corrupt: { trials: 3, succeeded: 0 } });
+    expect(weak.trials[2]!.reason).toMatch(/^no criterion caught it: deliverable "ledger" differs from the fault-free run/);
+  }, 300_000);
 });
