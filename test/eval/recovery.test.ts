@@ -56,7 +56,7 @@ describe("recovery runner", () => {
     const r = await recoverPlan(file, compileSource(file, UNKEYED).ir!, { faults: ["mid-step"] });
     expect(r.trials.map((t) => t.name)).toEqual(['crash in the middle of step "read"', 'crash in the middle of step "pay"']);
     expect(r.trials[0]!.ok).toBe(true);
-    expect(r.trials[1]).toEqual({ name: 'crash in the middle of step "pay"', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
+    expect(r.trials[1]).toEqual({ fault: "crash", name: 'crash in the middle of step "pay"', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
     expect(r.rate).toBe(0.5);
   }, 120_000);
 
