@@ -222,7 +222,7 @@ export function registerEval(program: Command, ctx: ActionContext): void {
     .description("run fault-injection trials (crash at every step boundary and mid-step, transient failure, deleted artifact, changed input) on plans")
     .argument("<plans...>", "plan files")
     .option("--keep", "keep the trial workspaces for debugging")
-    .option("--faults <list>", "fault families: crash, error, artifact, input, corrupt (silently wrong results); default all but corrupt")
+    .option("--faults <list>", "fault families: crash, error, timeout (a call that never answers), artifact, input, corrupt (silently wrong results); default crash, error, artifact, input")
     .addHelpText(
       "after",
       `\ncorrupt: each tool step's first call returns a wrong-shaped, truncated or subtly wrong result;\nthe trial succeeds when a success criterion catches it (the run then ends as the fault-free one).\n\nExit status: 0 every trial succeeded, 1 a trial failed, 2 usage or input error.\n\nExamples:\n  $ planspec eval recovery evals/approval-workflow/gold/expense-approval.plan.yaml\n  $ planspec eval recovery evals/approval-workflow/gold/*.plan.yaml --format json\n  $ planspec eval recovery plan.yaml --tools tools.mjs --faults crash,error,corrupt\n`,
@@ -238,12 +238,11 @@ export function registerEval(program: Command, ctx: ActionContext): void {
         const jobs = positiveInt("--jobs", opts.jobs) ?? 2;
         const { compileOrExit } = await import("./shared.js");
         const { recoverPlan, FAULT_KINDS } = await import("../eval/recovery.js");
-        const families = { crash: ["boundary", "mid-step"], error: ["transient"], artifact: ["artifact"], input: ["input"], corrupt: ["corrupt"] } as const;
+        const families = { crash: ["boundary", "mid-step"], error: ["transient"], timeout: ["timeout"], artifact: ["artifact"], input: ["input"], corrupt: ["corrupt"] } as const;
         let faults: Array<(typeof families)[keyof typeof families][number]> | undefined;
         if (own.faults !== undefined) {
           const names = own.faults.split(",").map((x) => x.trim()).filter(Boolean);
           const bad = names.find((x) => !(FAULT_KINDS as readonly string[]).includes(x));
-          if (bad === "timeout") throw new UsageError("--faults timeout is not implemented yet (crash, error, artifact, input, corrupt are)");
           if (bad !== undefined || names.length === 0) throw new UsageError(`--faults takes a comma list of ${FAULT_KINDS.join(", ")}; got "${own.faults}"`);
           faults = names.flatMap((x) => [...families[x as keyof typeof families]]);
         }

@@ -19,6 +19,8 @@ export interface FaultSpec {
   blockAfter?: string;
   /** The first call of this step returns a silently wrong result of this kind (recovery-corrupt.ts). */
   corrupt?: { step: string; kind: string };
+  /** The first call of this step does its work and then never answers (its step timeout must end it). */
+  hangOnce?: string;
 }
 
 /** Log files the fault layer and the stubs write under `<workspace>/.eval/`. */
@@ -125,6 +127,14 @@ function faulty(name, impl) {
         if (!existsSync(mark)) {
           writeFileSync(mark, ctx.stepId);
           out = corruptValue(out, FAULT.corrupt.kind);
+        }
+      }
+      if (FAULT.hangOnce === ctx.stepId) {
+        const mark = join(evalDir(ctx.workspace), "hung-" + digestOf(ctx.stepId).slice(0, 16));
+        if (!existsSync(mark)) {
+          writeFileSync(mark, ctx.stepId);
+          // No timer: nothing but the step's timeout (or a kill) ends this call.
+          await new Promise(() => {});
         }
       }
       if (FAULT.blockAfter === ctx.stepId) {

@@ -24,8 +24,8 @@ export interface Trial {
 }
 
 /** Fault families as `--faults` names them. */
-export type FaultKind = "crash" | "error" | "artifact" | "input" | "corrupt";
-export const FAULT_KINDS: readonly FaultKind[] = ["crash", "error", "artifact", "input", "corrupt"];
+export type FaultKind = "crash" | "error" | "timeout" | "artifact" | "input" | "corrupt";
+export const FAULT_KINDS: readonly FaultKind[] = ["crash", "error", "timeout", "artifact", "input", "corrupt"];
 
 export interface PlanRecovery {
   plan: string;
@@ -47,7 +47,7 @@ export interface RecoveryOptions {
   /** Keep the trial workspaces (for debugging); default: removed. */
   keep?: boolean;
   /** Only these fault families (default: all). */
-  faults?: ReadonlyArray<"boundary" | "mid-step" | "transient" | "artifact" | "input" | "corrupt">;
+  faults?: ReadonlyArray<"boundary" | "mid-step" | "transient" | "timeout" | "artifact" | "input" | "corrupt">;
 }
 
 interface Outcome {
@@ -218,6 +218,21 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
       // Unkeyed effects of steps that read the input legitimately happen once per value.
       return tag("input", await judge(`changed input "${name}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID, "--input", `${name}=${changed[name]}`]), refChanged, false));
     });
+  }
+  if (wanted.has("timeout")) {
+    // The call does its work and its answer never arrives: the step timeout has to end it,
+    // and the next call must not repeat the work (the side effect is keyed).
+    for (const node of ir.nodes.filter((x) => x.tool !== undefined && !BUILTIN_TOOLS.has(x.tool))) {
+      const name = `call of step "${node.id}" that never answers`;
+      if (node.timeoutMs === undefined) {
+        tasks.push(async () => ({ fault: "timeout", name, ok: false, reason: `step "${node.id}" has no timeout: a call that never answers holds the run until someone kills it` }));
+        continue;
+      }
+      tasks.push(async () => {
+        const ws = newWs();
+        return tag("timeout", await judge(name, ws, drive(ir, { ...base, ws, env: { PLANSPEC_EVAL_FAULT: JSON.stringify({ hangOnce: node.id }) } })));
+      });
+    }
   }
   if (wanted.has("corrupt")) {
     // A silent fault: the step's first call returns a wrong result. Caught when a success

@@ -121,4 +121,25 @@ steps:
     expect(weak.byFault).toEqual({ corrupt: { trials: 3, succeeded: 0 } });
     expect(weak.trials[2]!.reason).toMatch(/^no criterion caught it: deliverable "ledger" differs from the fault-free run/);
   }, 300_000);
+
+  it("a call that never answers: the step timeout ends it and the keyed retry pays once; unkeyed it pays twice; no timeout fails", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-timeout-"));
+    const timed = UNKEYED.replace("limits: { max_tool_calls: 20 }\n", "limits: { max_tool_calls: 20 }\ndefaults: { timeout: 1s }\n");
+    const keyed = timed.replace("    output: payment\n", '    idempotency_key: "${{ run.id }}:pay"\n    output: payment\n');
+    const run = async (name: string, text: string) => {
+      const file = join(dir, `${name}.plan.yaml`);
+      writeFileSync(file, text);
+      return recoverPlan(file, compileSource(file, text).ir!, { faults: ["timeout"], jobs: 2 });
+    };
+    const ok = await run("keyed", keyed);
+    expect(ok.trials.map((t) => [t.name, t.ok])).toEqual([
+      ['call of step "read" that never answers', true],
+      ['call of step "pay" that never answers', true],
+    ]);
+    const twice = await run("unkeyed", timed);
+    expect(twice.trials[1]).toEqual({ fault: "timeout", name: 'call of step "pay" that never answers', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
+    const none = await run("untimed", UNKEYED);
+    expect(none.byFault).toEqual({ timeout: { trials: 2, succeeded: 0 } });
+    expect(none.trials[0]!.reason).toBe('step "read" has no timeout: a call that never answers holds the run until someone kills it');
+  }, 300_000);
 });
