@@ -110,33 +110,23 @@ function stub(name, risk) {
   };
 }
 
+// True on the first call of a step for this fault (a marker file in the workspace), false after.
+function firstTime(ctx, fault) {
+  const mark = join(evalDir(ctx.workspace), fault + "-" + digestOf(ctx.stepId).slice(0, 16));
+  if (existsSync(mark)) return false;
+  writeFileSync(mark, ctx.stepId);
+  return true;
+}
+
 function faulty(name, impl) {
   return {
     ...impl,
     async run(args, ctx) {
-      if (FAULT.failOnce) {
-        const mark = join(evalDir(ctx.workspace), "failed-" + digestOf(ctx.stepId).slice(0, 16));
-        if (!existsSync(mark)) {
-          writeFileSync(mark, ctx.stepId);
-          throw new Error("injected transient failure of " + name);
-        }
-      }
+      if (FAULT.failOnce && firstTime(ctx, "failed")) throw new Error("injected transient failure of " + name);
       let out = await impl.run(args, ctx);
-      if (FAULT.corrupt && FAULT.corrupt.step === ctx.stepId) {
-        const mark = join(evalDir(ctx.workspace), "corrupted-" + digestOf(ctx.stepId).slice(0, 16));
-        if (!existsSync(mark)) {
-          writeFileSync(mark, ctx.stepId);
-          out = corruptValue(out, FAULT.corrupt.kind);
-        }
-      }
-      if (FAULT.hangOnce === ctx.stepId) {
-        const mark = join(evalDir(ctx.workspace), "hung-" + digestOf(ctx.stepId).slice(0, 16));
-        if (!existsSync(mark)) {
-          writeFileSync(mark, ctx.stepId);
-          // No timer: nothing but the step's timeout (or a kill) ends this call.
-          await new Promise(() => {});
-        }
-      }
+      if (FAULT.corrupt && FAULT.corrupt.step === ctx.stepId && firstTime(ctx, "corrupted")) out = corruptValue(out, FAULT.corrupt.kind);
+      // No timer: nothing but the step's timeout (or a kill) ends this call.
+      if (FAULT.hangOnce === ctx.stepId && firstTime(ctx, "hung")) await new Promise(() => {});
       if (FAULT.blockAfter === ctx.stepId) {
         writeFileSync(join(evalDir(ctx.workspace), ${JSON.stringify(BLOCKED_MARKER)}), ctx.stepId);
         // The work is done but the result is never returned: the parent kills us here.
