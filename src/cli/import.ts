@@ -8,6 +8,7 @@ import { registerImportMcp } from "./import-mcp.js";
 
 interface TaskBenchOptions {
   tools: string;
+  domain?: string;
   out: string;
   json?: boolean;
   verbose?: boolean;
@@ -29,12 +30,16 @@ arguments), needs rebuilt from "<node-j>" references, the tool catalogue taken f
 tool_desc.json. Malformed plans (self-references, unknown tools, references to missing
 nodes) are written as they are, so \`planspec compile\`/\`lint\` reports them; lines with no
 usable plan (bad JSON, no result, no task_nodes) are rejected and listed on stderr.
+A dailylifeapis tool_desc.json (typed "parameters", no input-type) is detected: its
+plans take with = { name: value } per argument, needs from "task_links", and each tool
+its reviewed risk (docs/evals.md#dailylifeapis).
 
 Exit status: 0 all plans imported, 1 some lines rejected, 2 usage or input error.
 
 Examples:
   $ planspec import taskbench predictions.jsonl --tools tool_desc.json --out plans/
   $ planspec import taskbench predictions.jsonl --tools tool_desc.json --out plans/ --json
+  $ planspec import taskbench daily.jsonl --tools dailylifeapis/tool_desc.json --out plans/   # detected: dailylifeapis
 `;
 
 /** Registers `import` and its `taskbench` subcommand. */
@@ -46,6 +51,7 @@ export function registerImport(program: Command, ctx: ActionContext): void {
     .argument("<predictions>", "predictions file, one JSON plan per line")
     .requiredOption("--tools <tool_desc.json>", "the domain's TaskBench tool_desc.json")
     .requiredOption("--out <dir>", "directory to write the plan files to (created if missing)")
+    .option("--domain <name>", "multimedia (resource links) | dailylifeapis (typed parameters, temporal task_links); default: detected from tool_desc.json")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--verbose", "also list each malformed plan that was written (on stderr)")
     .addHelpText("after", HELP)
@@ -65,6 +71,12 @@ export function registerImport(program: Command, ctx: ActionContext): void {
         }
         const toolDesc = parseToolDesc(toolJson);
         if (!toolDesc.ok) throw new UsageError(`${opts.tools} is not a TaskBench tool_desc.json: ${toolDesc.reason}`);
+        const { dailyLifeTools, toDailyLifePlanDoc } = await import("../eval/taskbench/dailylifeapis.js");
+        const daily = dailyLifeTools(toolJson);
+        if (opts.domain !== undefined && opts.domain !== "multimedia" && opts.domain !== "dailylifeapis") throw new UsageError(`--domain must be multimedia or dailylifeapis, got "${opts.domain}"`);
+        if (opts.domain === "dailylifeapis" && !daily) throw new UsageError(`${opts.tools} has no typed "parameters" on every tool: it is not a dailylifeapis tool_desc.json`);
+        const dailyTools = opts.domain !== "multimedia" && daily ? new Map(daily.map((t) => [t.id, t])) : undefined;
+        const convert = dailyTools ? { convert: (record: Parameters<typeof toDailyLifePlanDoc>[0]) => toDailyLifePlanDoc(record, dailyTools) } : {};
         const text = readText(resolve(io.cwd, predictions), "predictions");
 
         // Progress only where a person watches; a pipe or CI log gets the summary alone.
@@ -72,7 +84,7 @@ export function registerImport(program: Command, ctx: ActionContext): void {
         const onProgress = tty ? (done: number, total: number) => void io.stderr.write(`\rimporting ${done}/${total}`) : undefined;
         let summary;
         try {
-          summary = importTaskBench(text, { outDir: resolve(io.cwd, opts.out), toolDesc: toolDesc.tools, onProgress });
+          summary = importTaskBench(text, { outDir: resolve(io.cwd, opts.out), toolDesc: toolDesc.tools, onProgress, ...convert });
         } catch (err) {
           if (err instanceof ImportWriteError) throw new UsageError(err.message);
           throw err;

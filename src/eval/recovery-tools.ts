@@ -6,6 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { JsonValue, PlanIR } from "../ir.js";
+import { corruptValue } from "./recovery-corrupt.js";
 
 /** Built-in tool names: the runtime implements them, and a module may not redefine them. */
 export const BUILTIN_TOOLS = new Set(["fs.read", "fs.list", "fs.write", "csv.read", "exec", "http.request", "template.render", "llm.complete"]);
@@ -16,6 +17,10 @@ export interface FaultSpec {
   failOnce?: boolean;
   /** The call of this step completes its work, then blocks until the process is killed. */
   blockAfter?: string;
+  /** The first call of this step returns a silently wrong result of this kind (recovery-corrupt.ts). */
+  corrupt?: { step: string; kind: string };
+  /** The first call of this step does its work and then never answers (its step timeout must end it). */
+  hangOnce?: string;
 }
 
 /** Log files the fault layer and the stubs write under `<workspace>/.eval/`. */
@@ -53,6 +58,7 @@ const STUBS = ${JSON.stringify(stubbed)};
 const SCHEMAS = ${JSON.stringify(schemas)};
 const USER = Object.assign({}, ${userModules.map((_, i) => `user${i}`).join(", ") || "{}"});
 const FAULT = JSON.parse(process.env.PLANSPEC_EVAL_FAULT || "{}");
+const corruptValue = ${corruptValue.toString()};
 
 const canonical = (v) => Array.isArray(v) ? "[" + v.map(canonical).join(",") + "]"
   : v && typeof v === "object" ? "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}"
@@ -104,18 +110,23 @@ function stub(name, risk) {
   };
 }
 
+// True on the first call of a step for this fault (a marker file in the workspace), false after.
+function firstTime(ctx, fault) {
+  const mark = join(evalDir(ctx.workspace), fault + "-" + digestOf(ctx.stepId).slice(0, 16));
+  if (existsSync(mark)) return false;
+  writeFileSync(mark, ctx.stepId);
+  return true;
+}
+
 function faulty(name, impl) {
   return {
     ...impl,
     async run(args, ctx) {
-      if (FAULT.failOnce) {
-        const mark = join(evalDir(ctx.workspace), "failed-" + digestOf(ctx.stepId).slice(0, 16));
-        if (!existsSync(mark)) {
-          writeFileSync(mark, ctx.stepId);
-          throw new Error("injected transient failure of " + name);
-        }
-      }
-      const out = await impl.run(args, ctx);
+      if (FAULT.failOnce && firstTime(ctx, "failed")) throw new Error("injected transient failure of " + name);
+      let out = await impl.run(args, ctx);
+      if (FAULT.corrupt && FAULT.corrupt.step === ctx.stepId && firstTime(ctx, "corrupted")) out = corruptValue(out, FAULT.corrupt.kind);
+      // No timer: nothing but the step's timeout (or a kill) ends this call.
+      if (FAULT.hangOnce === ctx.stepId && firstTime(ctx, "hung")) await new Promise(() => {});
       if (FAULT.blockAfter === ctx.stepId) {
         writeFileSync(join(evalDir(ctx.workspace), ${JSON.stringify(BLOCKED_MARKER)}), ctx.stepId);
         // The work is done but the result is never returned: the parent kills us here.

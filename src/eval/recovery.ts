@@ -12,13 +12,20 @@ import { basename, join, resolve } from "node:path";
 import type { InputSpec, PlanIR } from "../ir.js";
 import { PlanGraph } from "../lint/graph.js";
 import { drive, RUN_ID } from "./recovery-session.js";
-import { EFFECTS_LOG, EVAL_DIR, recoveryToolsModule } from "./recovery-tools.js";
+import { CORRUPT_KINDS } from "./recovery-corrupt.js";
+import { BUILTIN_TOOLS, EFFECTS_LOG, EVAL_DIR, recoveryToolsModule } from "./recovery-tools.js";
 
 export interface Trial {
   name: string;
   ok: boolean;
   reason?: string;
+  /** The fault family the trial injects (crash, error, artifact, input, corrupt). */
+  fault?: FaultKind;
 }
+
+/** Fault families as `--faults` names them. */
+export type FaultKind = "crash" | "error" | "timeout" | "artifact" | "input" | "corrupt";
+export const FAULT_KINDS: readonly FaultKind[] = ["crash", "error", "timeout", "artifact", "input", "corrupt"];
 
 export interface PlanRecovery {
   plan: string;
@@ -28,6 +35,8 @@ export interface PlanRecovery {
   rate: number;
   /** Set when the fault-free run could not finish: no trial could be judged. */
   error?: string;
+  /** Per fault family: trials and trials recovered (for corrupt: the silent fault was caught). */
+  byFault: Partial<Record<FaultKind, { trials: number; succeeded: number }>>;
 }
 
 export interface RecoveryOptions {
@@ -38,7 +47,7 @@ export interface RecoveryOptions {
   /** Keep the trial workspaces (for debugging); default: removed. */
   keep?: boolean;
   /** Only these fault families (default: all). */
-  faults?: ReadonlyArray<"boundary" | "mid-step" | "transient" | "artifact" | "input">;
+  faults?: ReadonlyArray<"boundary" | "mid-step" | "transient" | "timeout" | "artifact" | "input" | "corrupt">;
   /** Every trial's workspace starts as a copy of this directory (absolute path). */
   workspaceFrom?: string;
 }
@@ -147,7 +156,14 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
   const result = (trials: Trial[], error?: string): PlanRecovery => {
     if (!opts.keep) rmSync(root, { recursive: true, force: true });
     const succeeded = trials.filter((t) => t.ok).length;
-    return { plan: planFile, trials, succeeded, rate: trials.length === 0 ? (error ? 0 : 1) : succeeded / trials.length, ...(error ? { error } : {}) };
+    const byFault: PlanRecovery["byFault"] = {};
+    for (const t of trials) {
+      if (!t.fault) continue;
+      const f = (byFault[t.fault] ??= { trials: 0, succeeded: 0 });
+      f.trials++;
+      if (t.ok) f.succeeded++;
+    }
+    return { plan: planFile, trials, succeeded, rate: trials.length === 0 ? (error ? 0 : 1) : succeeded / trials.length, byFault, ...(error ? { error } : {}) };
   };
 
   const refWs = newWs();
@@ -165,12 +181,13 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
     return why ? { name, ok: false, reason: why } : { name, ok: true };
   };
   const dropped: Trial = { name: "", ok: true };
+  const tag = (fault: FaultKind, t: Trial | undefined): Trial => (t ? { ...t, fault } : dropped);
 
   if (wanted.has("boundary")) {
     for (let v = 1; v < ref.stateVersion; v++) {
       tasks.push(async () => {
         const ws = newWs();
-        return (await judge(`crash after state write ${v}`, ws, drive(ir, { ...base, ws, env: { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) } }), ref, true, true)) ?? dropped;
+        return tag("crash", await judge(`crash after state write ${v}`, ws, drive(ir, { ...base, ws, env: { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) } }), ref, true, true));
       });
     }
   }
@@ -178,26 +195,26 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
     for (const node of ir.nodes.filter((x) => x.tool !== undefined)) {
       tasks.push(async () => {
         const ws = newWs();
-        return (await judge(`crash in the middle of step "${node.id}"`, ws, drive(ir, { ...base, ws, blockAfter: node.id }), ref, true, true)) ?? dropped;
+        return tag("crash", await judge(`crash in the middle of step "${node.id}"`, ws, drive(ir, { ...base, ws, blockAfter: node.id }), ref, true, true));
       });
     }
   }
   if (wanted.has("transient")) {
     tasks.push(async () => {
       const ws = newWs();
-      return (await judge("transient failure of every step's first call", ws, drive(ir, { ...base, ws, env: { PLANSPEC_EVAL_FAULT: JSON.stringify({ failOnce: true }) } }))) ?? dropped;
+      return tag("error", await judge("transient failure of every step's first call", ws, drive(ir, { ...base, ws, env: { PLANSPEC_EVAL_FAULT: JSON.stringify({ failOnce: true }) } })));
     });
   }
   if (wanted.has("artifact")) {
     tasks.push(async () => {
       const ws = newWs();
       const first = await drive(ir, { ...base, ws });
-      if (!first.done) return { name: "deleted artifact", ok: false, reason: first.reason ?? "did not finish" };
+      if (!first.done) return { fault: "artifact", name: "deleted artifact", ok: false, reason: first.reason ?? "did not finish" };
       const state = JSON.parse(readFileSync(join(ws, ".planspec/runs", RUN_ID, "state.json"), "utf8")) as { nodes: Record<string, { outputRef?: string }> };
       const victim = ir.order.find((id) => state.nodes[id]?.outputRef);
       if (!victim) return dropped;
       unlinkSync(join(ws, ".planspec/runs", RUN_ID, state.nodes[victim]!.outputRef!));
-      return (await judge(`deleted artifact of step "${victim}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID]))) ?? dropped;
+      return tag("artifact", await judge(`deleted artifact of step "${victim}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID])));
     });
   }
   const changeable = Object.entries(ir.inputs);
@@ -216,12 +233,43 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
         const refChanged = readOutcome(refB, ir, graph);
         const ws = newWs();
         const before = await drive(ir, { ...base, ws });
-        if (!before.done) return { name: `changed input "${name}"`, ok: false, reason: before.reason ?? "did not finish" };
+        if (!before.done) return { fault: "input", name: `changed input "${name}"`, ok: false, reason: before.reason ?? "did not finish" };
         // Unkeyed effects of steps that read the input legitimately happen once per value.
-        return (await judge(`changed input "${name}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID, "--input", `${name}=${changed[name]}`]), refChanged, false)) ?? dropped;
+        return tag("input", await judge(`changed input "${name}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID, "--input", `${name}=${changed[name]}`]), refChanged, false));
       }
-      return { name: `changed input "${first!.name}"`, ok: false, reason: first!.reason };
+      return { fault: "input", name: `changed input "${first!.name}"`, ok: false, reason: first!.reason };
     });
+  }
+  if (wanted.has("timeout")) {
+    // The call does its work and its answer never arrives: the step timeout has to end it,
+    // and the next call must not repeat the work (the side effect is keyed).
+    for (const node of ir.nodes.filter((x) => x.tool !== undefined && !BUILTIN_TOOLS.has(x.tool))) {
+      const name = `call of step "${node.id}" that never answers`;
+      if (node.timeoutMs === undefined) {
+        tasks.push(async () => ({ fault: "timeout", name, ok: false, reason: `step "${node.id}" has no timeout: a call that never answers holds the run until someone kills it` }));
+        continue;
+      }
+      tasks.push(async () => {
+        const ws = newWs();
+        return tag("timeout", await judge(name, ws, drive(ir, { ...base, ws, env: { PLANSPEC_EVAL_FAULT: JSON.stringify({ hangOnce: node.id }) } })));
+      });
+    }
+  }
+  if (wanted.has("corrupt")) {
+    // A silent fault: the step's first call returns a wrong result. Caught when a success
+    // criterion (of the step or a later one) fails, so that resume calls it again and the
+    // run ends as the fault-free one did; missed when the run finishes on the wrong value.
+    for (const node of ir.nodes.filter((x) => x.tool !== undefined && !BUILTIN_TOOLS.has(x.tool))) {
+      for (const kind of CORRUPT_KINDS) {
+        tasks.push(async () => {
+          const ws = newWs();
+          const name = `corrupt (${kind}) result of step "${node.id}"`;
+          const t = await judge(name, ws, drive(ir, { ...base, ws, env: { PLANSPEC_EVAL_FAULT: JSON.stringify({ corrupt: { step: node.id, kind } }) } }));
+          if (t && !t.ok && t.reason?.startsWith("deliverable")) t.reason = `no criterion caught it: ${t.reason}`;
+          return tag("corrupt", t);
+        });
+      }
+    }
   }
   const trials = (await pool(tasks, opts.jobs ?? 2)).filter((t) => t !== dropped);
   return result(trials);

@@ -106,4 +106,28 @@ describe("planspec eval <suite> --planner", () => {
     expect(r.stderr).toMatch(/^planspec: OPENAI_API_KEY is not set[^\n]*\n$/);
     expect(server.requests).toHaveLength(0);
   });
+
+  it("--trials K plans every case K times and reports pass^k per case and overall; --replay re-scores the trials", async () => {
+    const junk = openaiReply("I cannot help with that.");
+    // Trial 1: both cases answered well. Trial 2: find-typo never gets a readable answer (3 attempts).
+    const r = await evalWith([openaiReply(JSON.stringify(goodPlan())), openaiReply(JSON.stringify(readOnlyPlan())), openaiReply(JSON.stringify(goodPlan())), junk, junk, junk], ["--out", "runs/k2", "--trials", "2", "--format", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^trial 1\/2\nfix-typo: clean\nfind-typo: clean\nplanned 2 cases .*trial-1\ntrial 2\/2\nfix-typo: clean\nfind-typo: no plan/);
+    const trials = JSON.parse(r.stdout).trials;
+    expect(trials.cases).toEqual([
+      { id: "fix-typo", passed: [true, true], successes: 2, pass_hat_k: 1 },
+      { id: "find-typo", passed: [true, false], successes: 1, pass_hat_k: 0 },
+    ]);
+    // pass^1 = (2/2 + 1/2) / 2; pass^2 = (1 + 0) / 2.
+    expect(trials.pass_hat).toEqual({ "1": 0.75, "2": 0.5 });
+    expect(trials.pass_at_1).toBe(0.75);
+
+    await server!.close();
+    server = undefined;
+    const again = await cliAsync(["eval", "typo.suite.yaml", "--replay", "runs/k2", "--trials", "2"], r.dir);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/\nfix-typo +2\/2 +1\nfind-typo +1\/2 +0\noverall: pass@1 0\.7500, pass\^1 0\.7500, pass\^2 0\.5000\n$/);
+    const missing = await cliAsync(["eval", "typo.suite.yaml", "--replay", "runs/k2", "--trials", "3"], r.dir);
+    expect([missing.status, missing.stderr]).toEqual([2, "planspec: runs/k2/trial-3 is missing: --replay DIR --trials 3 reads DIR/trial-1 .. DIR/trial-3\n"]);
+  });
 });

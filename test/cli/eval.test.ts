@@ -99,11 +99,42 @@ describe("planspec eval taskbench / taskbench-report", () => {
     return dir;
   }
 
-  it("computes TaskBench's metrics plus our redundancy and lint pass rate", () => {
+  it("stops on a prediction line evaluate.py stops on, naming it; --lenient skips and counts it", () => {
     const dir = files();
-    const r = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json", "--format", "json"]);
+    const r = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json"]);
+    expect([r.code, r.stderr]).toEqual([2, "planspec: pred.jsonl:3: not valid JSON (Expecting value: column 1 (char 0)): evaluate.py stops here (fix the line, or give --lenient to skip and count such lines)\n"]);
+    const lenient = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json", "--lenient"]);
+    expect(lenient.code, lenient.stderr).toBe(0);
+    expect(lenient.stdout).toContain("skipped 1 line evaluate.py would stop on (--lenient): pred.jsonl:3\n");
+    expect(lenient.stdout).toMatch(/^\[overall_overall\] samples 2, supports: steps 2, nodes 2, links 2, arguments 2\n {2}node micro {2}P 1\.0000 {2}R 0\.6667 {2}F1 0\.8000\n/);
+  });
+
+  it("takes evaluate.py's -s/-n/--mode and names figures as it does; temporal links need task_links", () => {
+    const dir = files();
+    const r = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json", "--lenient", "-n", "1", "-n", "2", "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
+    expect(Object.keys(out.groups)).toEqual(["overall_overall", "overall_1", "overall_2"]);
+    // One node: sample 2, Image-to-Text missed (the unknown tool is no node): macro R = (0 + 0) / 2.
+    expect(out.groups.overall_1).toMatchObject({ all_samples: 1, node_micro_recall_no_matching: 0, node_macro_f1_no_matching: 0 });
+    expect(out.groups.overall_2.node_per_type_no_matchcing["Image-to-Text"]).toEqual({ precision: 1, recall: 1, "f1-score": 1, support: 1 });
+    const temporal = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json", "--lenient", "--dependency_type", "temporal", "--format", "json"]);
+    expect(temporal.code, temporal.stderr).toBe(0);
+    expect(JSON.parse(temporal.stdout).dropped.overall_overall).toEqual([
+      { id: "1", reason: 'the prediction\'s result has no "task_links"' },
+      { id: "2", reason: 'the prediction\'s result has no "task_links"' },
+    ]);
+    writeFileSync(join(dir, "untyped.json"), JSON.stringify({ nodes: [{ id: "send_email", desc: "Send an email", parameters: [] }] }));
+    const untyped = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "untyped.json"]);
+    expect([untyped.code, untyped.stderr]).toEqual([2, 'planspec: untyped.json: tool "send_email" has no "output-type", which resource links need; for a domain such as dailylifeapis give --dependency-type temporal\n']);
+  });
+
+  it("computes TaskBench's metrics plus our redundancy and lint pass rate", () => {
+    const dir = files();
+    const r = planspec(dir, ["eval", "taskbench", "--gold", "data.json", "--pred", "pred.jsonl", "--tools", "tool_desc.json", "--format", "json", "--lenient"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.skipped).toEqual([{ file: "pred.jsonl", line: 3, reason: "not valid JSON (Expecting value: column 1 (char 0))" }]);
     // Nodes: sample 1 TP 2; sample 2 gold has Image-to-Text (FN), the prediction's unknown tool is ignored.
     expect(out.taskbench.metrics.node).toEqual({ precision: 1, recall: 2 / 3, f1: 0.8 });
     expect(out.taskbench.metrics.link.f1).toBe(1);
@@ -128,6 +159,17 @@ describe("planspec eval taskbench / taskbench-report", () => {
 });
 
 describe("planspec eval recovery", () => {
+  it("--faults names the fault families; an unknown one is a usage error", () => {
+    const dir = temp();
+    writeFileSync(join(dir, "p.plan.yaml"), "planspec: 1\nname: p\ngoal: Read a file\ndeliverables: [x]\ntools: { r: { risk: read } }\nlimits: { max_tool_calls: 5 }\nsteps:\n  a: { kind: read, goal: Read the file, tool: r, output: x }\n");
+    const bad = planspec(dir, ["eval", "recovery", "p.plan.yaml", "--faults", "crash,bogus"]);
+    expect([bad.code, bad.stderr]).toEqual([2, 'planspec: --faults takes a comma list of crash, error, timeout, artifact, input, corrupt; got "crash,bogus"\n']);
+    const c = planspec(dir, ["eval", "recovery", "p.plan.yaml", "--faults", "corrupt"]);
+    // The stub's result only has to exist (no criterion): all three corruptions go unnoticed.
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain("  by fault: corrupt 0/3 (corrupt: caught by a criterion)\n");
+  });
+
   it("prints the rate and every failed trial; exit 1 when one failed", () => {
     const dir = temp();
     writeFileSync(

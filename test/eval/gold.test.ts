@@ -11,7 +11,7 @@ import { type CaseScore, compileGold, scoreCase, scoreSuite } from "../../src/ev
 import { loadSuite, type Suite } from "../../src/eval/suite.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const SUITES = ["csv-data-analysis", "code-change", "approval-workflow", "research-summary"];
+const SUITES = ["csv-data-analysis", "code-change", "approval-workflow", "research-summary", "dailylifeapis"];
 
 function suite(name: string): Suite {
   const r = loadSuite(`evals/${name}.suite.yaml`, ROOT);
@@ -84,6 +84,19 @@ describe("a deliberately flawed plan scores lower", () => {
     expect(gold.lintPass).toBe(true);
     expect(bad.lintPass).toBe(false);
     expect(bad.lintErrors).toContain("side-effect-without-idempotency-key");
+  });
+
+  it("a dailylifeapis booking without its key or gate, or labelled write, is caught", () => {
+    const unkeyed = flawed("dailylifeapis", "flight-email-doctor-30531459", (doc) => {
+      delete doc.steps.book_flight!.idempotency_key;
+      delete doc.steps.book_flight!.approval;
+    });
+    expect(unkeyed.gold.lintPass).toBe(true);
+    expect(unkeyed.bad.lintErrors).toContain("side-effect-without-idempotency-key");
+    const mislabelled = flawed("dailylifeapis", "pay-card-3456-14021300", (doc) => {
+      doc.steps.pay_card!.risk = "write";
+    });
+    expect(mislabelled.bad.mislabelled).toEqual([{ step: "pay_card", declared: "write", required: "external" }]);
   });
 
   it("a forbidden step is reported", () => {

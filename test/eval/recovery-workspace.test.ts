@@ -54,7 +54,7 @@ steps:
     try {
       const r = await recoverPlan(file, compileSource(file, text).ir!, { faults: ["transient"] });
       expect(r.error).toBeUndefined();
-      expect(r.trials).toEqual([{ name: "transient failure of every step's first call", ok: true }]);
+      expect(r.trials).toEqual([{ fault: "error", name: "transient failure of every step's first call", ok: true }]);
     } finally {
       if (before === undefined) delete process.env.PLANSPEC_STORE;
       else process.env.PLANSPEC_STORE = before;

@@ -56,7 +56,7 @@ describe("recovery runner", () => {
     const r = await recoverPlan(file, compileSource(file, UNKEYED).ir!, { faults: ["mid-step"] });
     expect(r.trials.map((t) => t.name)).toEqual(['crash in the middle of step "read"', 'crash in the middle of step "pay"']);
     expect(r.trials[0]!.ok).toBe(true);
-    expect(r.trials[1]).toEqual({ name: 'crash in the middle of step "pay"', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
+    expect(r.trials[1]).toEqual({ fault: "crash", name: 'crash in the middle of step "pay"', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
     expect(r.rate).toBe(0.5);
   }, 120_000);
 
@@ -86,4 +86,60 @@ export default {
     expect(pay.reason).toBe('side effect "recovery:pay" happened 2 times');
     expect(r.rate).toBeLessThan(1);
   }, 120_000);
+
+  it("a corrupt result is caught by a criterion that checks the output, and missed by one that only sees it exists", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-corrupt-"));
+    writeFileSync(join(dir, "ledger.mjs"), 'export default { "ledger.read": { risk: "read", run: () => ({ count: 3, entries: [10, 20, 30] }) } };\n');
+    const plan = (check: string) => `planspec: 1
+name: ledger
+goal: Read the ledger entries
+deliverables: [ledger]
+tools: { ledger.read: { risk: read } }
+limits: { max_tool_calls: 20 }
+steps:
+  read:
+    kind: read
+    goal: Read the ledger with its entry count
+    tool: ledger.read
+    output: ledger
+    success:
+      - check: "\${{ ${check} }}"
+`;
+    const run = async (name: string, check: string) => {
+      const file = join(dir, `${name}.plan.yaml`);
+      writeFileSync(file, plan(check));
+      return recoverPlan(file, compileSource(file, plan(check)).ir!, { toolModules: [join(dir, "ledger.mjs")], faults: ["corrupt"], jobs: 2 });
+    };
+    const good = await run("good", "len(output.entries) == output.count");
+    expect(good.trials.map((t) => [t.name, t.ok])).toEqual([
+      ['corrupt (wrong-shape) result of step "read"', true],
+      ['corrupt (truncated) result of step "read"', true],
+      ['corrupt (subtly-wrong) result of step "read"', true],
+    ]);
+    expect(good.byFault).toEqual({ corrupt: { trials: 3, succeeded: 3 } });
+    const weak = await run("weak", "exists(output)");
+    expect(weak.byFault).toEqual({ corrupt: { trials: 3, succeeded: 0 } });
+    expect(weak.trials[2]!.reason).toMatch(/^no criterion caught it: deliverable "ledger" differs from the fault-free run/);
+  }, 300_000);
+
+  it("a call that never answers: the step timeout ends it and the keyed retry pays once; unkeyed it pays twice; no timeout fails", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-timeout-"));
+    const timed = UNKEYED.replace("limits: { max_tool_calls: 20 }\n", "limits: { max_tool_calls: 20 }\ndefaults: { timeout: 1s }\n");
+    const keyed = timed.replace("    output: payment\n", '    idempotency_key: "${{ run.id }}:pay"\n    output: payment\n');
+    const run = async (name: string, text: string) => {
+      const file = join(dir, `${name}.plan.yaml`);
+      writeFileSync(file, text);
+      return recoverPlan(file, compileSource(file, text).ir!, { faults: ["timeout"], jobs: 2 });
+    };
+    const ok = await run("keyed", keyed);
+    expect(ok.trials.map((t) => [t.name, t.ok])).toEqual([
+      ['call of step "read" that never answers', true],
+      ['call of step "pay" that never answers', true],
+    ]);
+    const twice = await run("unkeyed", timed);
+    expect(twice.trials[1]).toEqual({ fault: "timeout", name: 'call of step "pay" that never answers', ok: false, reason: 'side effect of step "pay" (no idempotency key) happened 2 times' });
+    const none = await run("untimed", UNKEYED);
+    expect(none.byFault).toEqual({ timeout: { trials: 2, succeeded: 0 } });
+    expect(none.trials[0]!.reason).toBe('step "read" has no timeout: a call that never answers holds the run until someone kills it');
+  }, 300_000);
 });

@@ -39,8 +39,8 @@ describe("scoreTaskBench", () => {
     expect(scores.samples).toBe(4);
     expect(scores.scored).toBe(2);
     expect(scores.dropped).toEqual([
-      { id: "5", reason: "no task_steps" },
-      { id: "6", reason: "no task_steps" },
+      { id: "5", reason: 'the prediction\'s result has no "task_steps"' },
+      { id: "6", reason: "the prediction's result is str, not a dict" },
     ]);
     const m = scores.metrics!;
     expect(m.node.precision).toBeCloseTo(0.8, 12);
@@ -79,7 +79,7 @@ describe("scoreTaskBench", () => {
       ],
       tools,
     );
-    expect(scores.dropped).toEqual([{ id: "2", reason: "prediction: arguments are not iterable" }]);
+    expect(scores.dropped).toEqual([{ id: "2", reason: "predicted arguments are int, not iterable" }]);
     expect(scores.metrics!.link).toEqual({ precision: 0, recall: 0, f1: 0 });
     expect(scores.metrics!.node.f1).toBe(1);
   });

@@ -5,7 +5,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type ImportNote, type NoteKind, toPlanDoc } from "./convert.js";
-import { parseTaskBenchLine } from "./record.js";
+import { parseTaskBenchLine, type TaskBenchRecord } from "./record.js";
 import type { ToolDesc } from "./tool-desc.js";
 
 /** A line that produced no plan file. */
@@ -39,6 +39,8 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** Lines between two progress calls. */
   progressEvery?: number;
+  /** The record → plan conversion; default `toPlanDoc` (resource-linked domains such as multimedia). */
+  convert?: (record: TaskBenchRecord) => { doc: object; notes: ImportNote[] };
 }
 
 /** An I/O failure writing the output (unwritable directory, full disk): the import stops. */
@@ -120,7 +122,7 @@ export function importTaskBench(text: string, options: ImportOptions): ImportSum
     }
     firstLineOf.set(id, lineNo);
 
-    const { doc, notes } = toPlanDoc(parsed.record, toolDesc);
+    const { doc, notes } = options.convert ? options.convert(parsed.record) : toPlanDoc(parsed.record, toolDesc);
     const file = join(outDir, `${id}.plan.json`);
     writeOrFail(() => writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`), file);
     summary.imported++;

@@ -18,6 +18,8 @@ export interface TaskBenchRecord {
   /** `result.task_steps`; empty when absent or not a list. Entries may be of any type. */
   taskSteps: unknown[];
   nodes: TaskBenchNode[];
+  /** `result.task_links` as written (temporal domains such as dailylifeapis link nodes there); undefined when absent. */
+  taskLinks?: unknown;
 }
 
 export type ParsedLine =
@@ -76,5 +78,5 @@ export function parseTaskBenchLine(line: string): ParsedLine {
     nodes.push({ task: raw.task, arguments: raw.arguments });
   }
   const taskSteps = Array.isArray(result.task_steps) ? (result.task_steps as unknown[]) : [];
-  return { ok: true, record: { id, userRequest: request, taskSteps, nodes } };
+  return { ok: true, record: { id, userRequest: request, taskSteps, nodes, ...(result.task_links !== undefined ? { taskLinks: result.task_links } : {}) } };
 }
