@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostic.js";
-import { LineIndex } from "../diagnostic.js";
+import { CONFIDENCES, type Confidence, LineIndex, atLeastConfidence } from "../diagnostic.js";
 import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
 import { type CliIO, UsageError, write } from "./io.js";
@@ -20,6 +20,7 @@ interface LintCliOptions {
   writeBaseline?: string;
   against?: string;
   quiet?: boolean;
+  minConfidence?: string;
 }
 
 const FORMAT_NAMES = "stylish, json, sarif, github, junit";
@@ -45,6 +46,7 @@ Examples:
   $ planspec lint plans/ --write-baseline .planspec-baseline.json
   $ planspec lint plans/ --baseline .planspec-baseline.json
   $ planspec lint revised.plan.yaml --against original.plan.yaml
+  $ planspec lint plans/ --min-confidence high    # only structural findings, no heuristics
 `;
 
 /** Registers `lint`. */
@@ -62,6 +64,7 @@ export function registerLint(program: Command, ctx: ActionContext): void {
     .option("--write-baseline <file>", "record every current finding in a baseline file and exit 0")
     .option("--against <file>", "the original plan, to check a revised plan for goal drift (one plan only)")
     .option("-q, --quiet", "report errors only")
+    .option("--min-confidence <level>", "report only findings at least this sure: high, medium or low (default: low, all)")
     .addHelpText("after", HELP)
     .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
 }
@@ -82,6 +85,10 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   if (opts.maxWarnings !== undefined) {
     if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings expects a whole number, got "${opts.maxWarnings}"`);
     maxWarnings = Number(opts.maxWarnings);
+  }
+  const minConfidence = opts.minConfidence;
+  if (minConfidence !== undefined && !CONFIDENCES.includes(minConfidence as Confidence)) {
+    throw new UsageError(`--min-confidence expects high, medium or low, got "${minConfidence}"`);
   }
   const rules = engine.registeredRules();
   const known = engine.knownRules(rules);
@@ -149,6 +156,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     diagnostics = [...kept.map((f) => f.diagnostic), ...(staleLevel === "off" ? [] : stale)];
     if (stale.length && keepSources) sources.set(opts.baseline, { index: new LineIndex(loaded.text) });
   }
+  if (minConfidence !== undefined) diagnostics = diagnostics.filter((d) => atLeastConfidence(d.confidence, minConfidence as Confidence));
   if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === "error");
 
   const errors = diagnostics.filter((d) => d.severity === "error").length;

@@ -3,11 +3,12 @@
  * positions in one place, applies suppressions and config severities, and adds the
  * engine's own findings about suppressions.
  */
-import { type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
+import { type Confidence, type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
 import type { CompileResult, SourceDoc } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
+import { EffectiveRisk } from "./effective-risk.js";
 import { PlanGraph } from "./graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
@@ -67,9 +68,13 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   // One context per plan, re-pointed at each rule: a corpus run lints thousands of plans.
   let rule: Rule = rules[0]!;
   let severity: Severity = "error";
+  let risk: EffectiveRisk | undefined;
   const ctx: RuleContext = {
     ir,
     graph,
+    get risk() {
+      return (risk ??= new EffectiveRisk(ir, graph));
+    },
     options: {},
     report: (r: Report) => {
       const diagnostic = mapper.diagnostic(rule, r, severity);
@@ -135,7 +140,7 @@ export function sortFindings<F extends Finding>(findings: readonly F[]): F[] {
  */
 function positioned(
   index: LineIndex | undefined,
-  f: { code: string; severity: Severity; message: string; file: string; range: [number, number]; hint?: string | undefined },
+  f: { code: string; severity: Severity; message: string; file: string; range: [number, number]; hint?: string | undefined; confidence?: Confidence },
 ): Diagnostic {
   const s = index ? index.position(f.range[0]) : { line: 1, col: 1 };
   const e = index ? index.position(Math.max(f.range[0], f.range[1])) : s;
@@ -152,6 +157,7 @@ function positioned(
     docsUrl: ruleDocsUrl(f.code),
   };
   if (f.hint !== undefined) d.hint = f.hint;
+  d.confidence = f.confidence ?? "high";
   return d;
 }
 
@@ -202,7 +208,8 @@ class PositionMapper {
     const template = rule.meta.messages[r.messageId];
     if (template === undefined) throw new Error(`rule ${rule.id} reported unknown message id "${r.messageId}"`);
     const { file, range } = this.place(r);
-    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint };
+    const confidence = r.confidence ?? rule.meta.defaultConfidence ?? "high";
+    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint, confidence };
     const doc = this.result.sources.get(file);
     if (doc) return positioned(doc.index, fields);
     const d = positioned(undefined, fields);

@@ -5,6 +5,7 @@
 import type { Complexity, IRNode } from "../../ir.js";
 import type { PlanGraph } from "../graph.js";
 import { defineRule } from "../rule.js";
+import { contentWordSet, contentWords, literalStrings, normaliseValue } from "../text.js";
 
 const DEFAULT_LIMITS: Record<Complexity, number> = { simple: 4, moderate: 12, complex: 40 };
 const RECHECK_KINDS: ReadonlySet<string> = new Set(["verify", "summarize"]);
@@ -17,6 +18,7 @@ export const rule = defineRule({
   meta: {
     description: "More steps than the complexity allows, verify/summarize chains re-checking the same thing, and dead steps.",
     defaultSeverity: "warning",
+    defaultConfidence: "medium",
     defaultOptions: { ...DEFAULT_LIMITS },
     messages: {
       tooManySteps:
@@ -32,7 +34,7 @@ export const rule = defineRule({
     const count = ir.nodes.length;
     if (ir.limits.maxSteps !== undefined) {
       if (count > ir.limits.maxSteps) {
-        ctx.report({ messageId: "overMaxSteps", path: ["limits", "max_steps"], data: { count, limit: ir.limits.maxSteps } });
+        ctx.report({ messageId: "overMaxSteps", path: ["limits", "max_steps"], data: { count, limit: ir.limits.maxSteps }, confidence: "high" });
       }
     } else {
       // An undeclared complexity gets the most lenient bound rather than none, so leaving
@@ -44,6 +46,7 @@ export const rule = defineRule({
           messageId: "tooManySteps",
           path: ir.complexity ? ["complexity"] : ["steps"],
           data: { count, limit, complexity },
+          confidence: "high",
         });
       }
     }
@@ -58,16 +61,21 @@ export const rule = defineRule({
     for (const node of ir.nodes) {
       // A step with an output that nobody reads is `unused-output`'s finding, not this one.
       if (node.output !== undefined || consumed.has(node.id) || GATE_KINDS.has(node.kind)) continue;
-      if (graph.effectiveRisk(node) !== "read") continue;
+      if (ctx.risk.risk(node) !== "read") continue;
       ctx.report({ messageId: "deadStep", node: node.id, data: { step: node.id } });
     }
   },
 });
 
+// Words that say "again" and add nothing to check.
+const AGAIN = contentWordSet("again once more double re recheck re-check confirm ensure make sure still really also");
+
 /**
  * The verify/summarize step that `node` merely repeats: a consumed step of the same kind
- * (and tool) that already covers everything else `node` consumes. Only a candidate that
- * descends from the other candidates can cover them, so one candidate is enough.
+ * (and tool) that already covers everything else `node` consumes and that `node` gives
+ * nothing new to check (no literal argument and, without arguments, no goal word the
+ * other lacks). Only a candidate that descends from the other candidates can cover them,
+ * so one candidate is enough.
  */
 function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   if (!RECHECK_KINDS.has(node.kind)) return undefined;
@@ -80,5 +88,25 @@ function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   }
   if (!best) return undefined;
   const covered = best.id;
-  return node.consumes.every((id) => id === covered || graph.isAncestor(id, covered)) ? best : undefined;
+  if (!node.consumes.every((id) => id === covered || graph.isAncestor(id, covered))) return undefined;
+  return addsNothing(node, best) ? best : undefined;
+}
+
+/** True when `node`'s arguments (or, without any, its goal) ask nothing that `other`'s do not. */
+function addsNothing(node: IRNode, other: IRNode): boolean {
+  if (node.with || other.with) {
+    const mine = literals(node);
+    const theirs = new Set(literals(other));
+    // The same literal arguments (expressions differ by construction: one reads the other).
+    const sameShape = (node.with === undefined) === (other.with === undefined);
+    return (sameShape && mine.every((s) => theirs.has(s))) || normaliseValue(node.with) === normaliseValue(other.with);
+  }
+  const theirs = contentWordSet(other.goal);
+  return contentWords(node.goal).every((w) => theirs.has(w) || AGAIN.has(w));
+}
+
+function literals(node: IRNode): string[] {
+  const out: string[] = [];
+  if (node.with) for (const [k, v] of Object.entries(node.with)) literalStrings(v, ["with", k], (s, path) => out.push(`${path.join(".")}=${s.trim()}`));
+  return out;
 }
