@@ -160,7 +160,8 @@ function toolFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
       facts.signals.push({ risk: "write", destructive: false, reason: `the catalogue annotation \`readOnlyHint: false\` ${tool}`, confidence: "high" });
     }
   }
-  for (const act of toolActions(name, spec?.description)) {
+  // A catalogue that says read-only is a structural fact; a name is only a hint.
+  for (const act of a?.readOnlyHint === true ? [] : toolActions(name, spec?.description)) {
     const reason = act.where === "id" ? `the word "${act.word}" in tool id "${name}"` : `the description of tool "${name}" ("${shorten(desc)}")`;
     const signal: ToolFacts["signals"][number] = { risk: act.risk, destructive: act.cls === "delete", reason, confidence: "medium" };
     if (act.cls === "payment") signal.impact = "payment";

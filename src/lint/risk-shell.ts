@@ -221,7 +221,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       const positional = args.filter((a) => !a.startsWith("-"));
       if (positional[1] !== undefined) sql.push(positional[1]);
     }
-    for (const text of sql) for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what}`);
+    for (const text of sql) for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
     return;
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
