@@ -164,7 +164,8 @@ function toolFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
   for (const act of a?.readOnlyHint === true ? [] : toolActions(name, spec?.description)) {
     const reason = act.where === "id" ? `the word "${act.word}" in tool id "${name}"` : `the description of tool "${name}" ("${shorten(desc)}")`;
     const signal: ToolFacts["signals"][number] = { risk: act.risk, destructive: act.cls === "delete", reason, confidence: "medium" };
-    if (act.cls === "payment") signal.impact = "payment";
+    // Booking a flight or ordering a taxi spends money as surely as a payment does.
+    if (act.cls === "payment" || act.cls === "booking") signal.impact = "payment";
     else if (act.cls === "publish" && /^(?:publish|tweet|announce)/.test(act.word.toLowerCase())) signal.impact = "public";
     facts.signals.push(signal);
     break;

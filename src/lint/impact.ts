@@ -1,7 +1,7 @@
 /**
  * Blast radius: which effects are too big to run without a person saying yes. An
  * external effect that moves money, hits production, publishes to the public or repeats
- * in bulk (a `for_each`), or a destructive write on production.
+ * in bulk (a `for_each`).
  */
 import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence } from "../diagnostic.js";
@@ -32,17 +32,14 @@ export function isGate(n: IRNode): boolean {
 export function highImpact(risk: EffectiveRisk, node: IRNode, bulkItems = DEFAULT_BULK_ITEMS): HighImpact | undefined {
   const r = risk.of(node);
   if (node.kind === "approval") return undefined;
-  const external = r.risk === "external";
-  if (!external && !(r.destructive && r.risk === "write")) return undefined;
-  const sure = external ? risk.confidence(node, "external") : (risk.destructiveCause(node)?.confidence ?? "high");
+  if (r.risk !== "external") return undefined;
+  const sure = risk.confidence(node, "external");
   for (const impact of ORDER) {
-    // A destructive write is high-impact only on production; money and the public need an external effect.
-    if (!external && impact !== "production") continue;
     const s = risk.impact(node, impact);
     if (s) return { impact, reason: s.reason, path: s.path, confidence: minConfidence(sure, s.confidence) };
   }
   const items = node.forEach?.maxItems;
-  if (external && node.forEach && (items === undefined || items >= bulkItems)) {
+  if (node.forEach && (items === undefined || items >= bulkItems)) {
     return { impact: "bulk", reason: items === undefined ? "an unbounded for_each" : `a for_each over up to ${items} items`, path: ["for_each"], confidence: sure };
   }
   return undefined;

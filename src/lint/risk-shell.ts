@@ -139,7 +139,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       if (s0 === "push") {
         if (args.includes("-n")) return;
         const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|\+.*|:.+)$/.test(a));
-        return push(force ? XD : X, force ? `git push ${args.find((a) => /^[-+:]/.test(a))}` : "git push");
+        // A version tag (or every tag) is a release: pipelines publish it.
+        const tag = args.find((a) => a === "--tags" || /^(?:refs\/tags\/)?v?\d+\.\d+(?:\.\d+)?(?:[-+.][\w.]+)?$/.test(a));
+        if (force) return push(XD, `git push ${args.find((a) => /^[-+:]/.test(a))}`);
+        return tag ? push(XP, `git push ${tag}`) : push(X, "git push");
       }
       if (s0 === "branch" && !args.some((a) => /^-[dDmM]$|^--delete$|^--move$/.test(a))) return;
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;

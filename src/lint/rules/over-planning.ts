@@ -5,7 +5,7 @@
 import type { Complexity, IRNode } from "../../ir.js";
 import type { PlanGraph } from "../graph.js";
 import { defineRule } from "../rule.js";
-import { contentWordSet, contentWords, literalStrings, normaliseValue } from "../text.js";
+import { contentWordSet, contentWords, literalStrings } from "../text.js";
 
 const DEFAULT_LIMITS: Record<Complexity, number> = { simple: 4, moderate: 12, complex: 40 };
 const RECHECK_KINDS: ReadonlySet<string> = new Set(["verify", "summarize"]);
@@ -73,8 +73,7 @@ const AGAIN = contentWordSet("again once more double re recheck re-check confirm
 /**
  * The verify/summarize step that `node` merely repeats: a consumed step of the same kind
  * (and tool) that already covers everything else `node` consumes and that `node` gives
- * nothing new to check (no literal argument and, without arguments, no goal word the
- * other lacks). Only a candidate that descends from the other candidates can cover them,
+ * nothing new to check. Only a candidate that descends from the other candidates can cover them,
  * so one candidate is enough.
  */
 function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
@@ -92,21 +91,18 @@ function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   return addsNothing(node, best) ? best : undefined;
 }
 
-/** True when `node`'s arguments (or, without any, its goal) ask nothing that `other`'s do not. */
+/**
+ * True when `node` asks nothing `other` does not: every content word of its goal and its
+ * literal arguments (the question it puts to its tool) already appears in `other`'s, bar
+ * words that only say "again". Expressions are left out: the re-check reads the check.
+ */
 function addsNothing(node: IRNode, other: IRNode): boolean {
-  if (node.with || other.with) {
-    const mine = literals(node);
-    const theirs = new Set(literals(other));
-    // The same literal arguments (expressions differ by construction: one reads the other).
-    const sameShape = (node.with === undefined) === (other.with === undefined);
-    return (sameShape && mine.every((s) => theirs.has(s))) || normaliseValue(node.with) === normaliseValue(other.with);
-  }
-  const theirs = contentWordSet(other.goal);
-  return contentWords(node.goal).every((w) => theirs.has(w) || AGAIN.has(w));
+  const theirs = contentWordSet(asks(other));
+  return contentWords(asks(node)).every((w) => theirs.has(w) || AGAIN.has(w));
 }
 
-function literals(node: IRNode): string[] {
-  const out: string[] = [];
-  if (node.with) for (const [k, v] of Object.entries(node.with)) literalStrings(v, ["with", k], (s, path) => out.push(`${path.join(".")}=${s.trim()}`));
-  return out;
+function asks(node: IRNode): string {
+  let text = node.goal;
+  if (node.with) for (const [k, v] of Object.entries(node.with)) literalStrings(v, ["with", k], (s) => (text += ` ${s}`));
+  return text;
 }

@@ -43,11 +43,12 @@ export const rule = defineRule({
 });
 
 /**
- * "Deploy the release": the goal opens with its first content word (a verb, not "The ..."),
- * and every content word is specific, so a verb and an object say what to do to what.
+ * "Deploy the release", "Run the tests": the goal opens with its first content word (a
+ * verb, not "The ..."), and some content word is specific, so a verb and an object say
+ * what to do to what ("Process the data" says neither).
  */
 function isImperative(goal: string, words: readonly string[]): boolean {
-  if (words.length < 2 || words.some((x) => GENERIC.has(x))) return false;
+  if (words.length < 2 || words.every((x) => GENERIC.has(x))) return false;
   const first = /^\s*([A-Za-z]+)/.exec(goal)?.[1]?.toLowerCase();
   return first !== undefined && stem(first) === words[0];
 }
