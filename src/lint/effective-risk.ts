@@ -129,12 +129,27 @@ const HTTP_DESCRIPTION = /\b(?:HTTP|REST|webhook|API (?:call|request))\b/i;
 const LLM = /\b(?:llm|gpt|claude|openai|anthropic|gemini|language model|the model|ai model|prompt|completion|chat model)\b/i;
 const LLM_SEGMENTS = new Set(["llm", "ask", "complete", "completion", "model", "prompt", "gpt", "summarize", "summarise", "explain", "judge"]);
 
-const toolCache = new Map<string, ToolFacts>();
+// Facts by catalogue entry object (steps of a plan share it), then by its content (plans
+// of a corpus share catalogues but not objects).
+const bySpec = new WeakMap<ToolSpec, { name: string; facts: ToolFacts }>();
+const toolCache = new Map<string, Map<string, ToolFacts>>();
+let cached = 0;
+const NO_SPEC: ToolSpec = { risk: "read" };
 
 function toolFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
+  const held = bySpec.get(spec ?? NO_SPEC);
+  if (held && held.name === name) return held.facts;
+  const facts = factsByContent(name, spec);
+  bySpec.set(spec ?? NO_SPEC, { name, facts });
+  return facts;
+}
+
+function factsByContent(name: string, spec: ToolSpec | undefined): ToolFacts {
   const a = spec?.annotations;
-  const key = `${name}\u0000${spec?.description ?? ""}\u0000${a ? JSON.stringify(a) : ""}`;
-  let facts = toolCache.get(key);
+  // By name, then by description and hints: no key string is built per lookup.
+  const key = a ? `${spec?.description ?? ""}\u0000${JSON.stringify(a)}` : (spec?.description ?? "");
+  let byKey = toolCache.get(name);
+  let facts = byKey?.get(key);
   if (facts) return facts;
   const segments = name
     .replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -170,8 +185,13 @@ function toolFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
     facts.signals.push(signal);
     break;
   }
-  if (toolCache.size > 10_000) toolCache.clear();
-  toolCache.set(key, facts);
+  if (++cached > 10_000) {
+    toolCache.clear();
+    cached = 0;
+    byKey = undefined;
+  }
+  if (!byKey) toolCache.set(name, (byKey = new Map()));
+  byKey.set(key, facts);
   return facts;
 }
 
@@ -196,6 +216,7 @@ const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|
 function analyseStep(node: IRNode, ir: PlanIR, stated: Risk): StepRisk {
   const signals: RiskSignal[] = [];
   const impacts: ImpactSignal[] = [];
+  if (node.allowedTools.length === 0) return { stated, risk: stated, destructive: false, signals, impacts };
   for (const name of node.allowedTools) {
     const facts = toolFacts(name, ir.tools[name]);
     const path: DocPath = name === node.tool ? ["tool"] : ["allowed_tools"];
@@ -222,7 +243,9 @@ function analyseStep(node: IRNode, ir: PlanIR, stated: Risk): StepRisk {
 
 /** Walks a step's `with` once, reading each literal string in the light of its argument's name. */
 class ArgumentScan {
-  private readonly keys = new Set<string>();
+  private hasUrl = false;
+  private hasAmount = false;
+  private hasCurrency = false;
   private method: { value: string; path: DocPath } | undefined;
 
   constructor(
@@ -233,7 +256,12 @@ class ArgumentScan {
   ) {}
 
   visit(v: Value, path: Array<string | number>, key: string, sure: Confidence): void {
-    if (path.length === 2) this.keys.add(key.toLowerCase());
+    if (path.length === 2) {
+      const k = key.toLowerCase();
+      this.hasUrl ||= URL_KEYS.has(k);
+      this.hasAmount ||= k === "amount";
+      this.hasCurrency ||= k === "currency";
+    }
     if (typeof v === "string") return this.text(v, path, key.toLowerCase(), sure);
     if (v === null || typeof v !== "object") return;
     if (isExprValue(v)) {
@@ -261,31 +289,38 @@ class ArgumentScan {
 
   private text(s: string, path: DocPath, key: string, sure: Confidence): void {
     if (s.length < 2) return;
-    const where = `\`${showPath(path)}\``;
     if (METHOD_KEYS.has(key) && path.length === 2) this.method = { value: s.trim().toUpperCase(), path };
     if (PROD_KEYS.has(key) && PRODUCTION.test(s)) {
-      this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${where}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
+      this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${quotePath(path)}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
     }
     if (PUBLIC_KEYS.has(key) && PUBLIC_VALUES.test(s.trim())) {
-      this.impacts.push({ impact: "public", reason: `\`${key}: ${s.trim()}\` in ${where}`, path, confidence: sure });
+      this.impacts.push({ impact: "public", reason: `\`${key}: ${s.trim()}\` in ${quotePath(path)}`, path, confidence: sure });
     }
-    const sqlContext: SqlContext | undefined = SQL_KEYS_STRONG.has(key) || this.facts.sql === "strong" ? "strong" : SQL_KEYS_WEAK.has(key) || this.facts.sql === "weak" ? "weak" : this.facts.llm ? undefined : "none";
+    const sqlContext: SqlContext | undefined =
+      SQL_KEYS_STRONG.has(key) || this.facts.sql === "strong"
+        ? "strong"
+        : SQL_KEYS_WEAK.has(key) || this.facts.sql === "weak"
+          ? "weak"
+          : this.facts.llm || !startsUpper(s)
+            ? undefined
+            : "none";
     if (sqlContext !== undefined) {
       for (const e of sqlEffects(s, sqlContext)) {
-        this.signals.push({ risk: e.risk, destructive: e.destructive, reason: `${e.what} in ${where}`, path, confidence: sqlContext === "none" ? "medium" : min(sure, "high") });
+        this.signals.push({ risk: e.risk, destructive: e.destructive, reason: `${e.what} in ${quotePath(path)}`, path, confidence: sqlContext === "none" ? "medium" : min(sure, "high") });
       }
     }
     const commandKey = COMMAND_KEYS.has(key);
     if (this.facts.shell || commandKey) {
       this.commands(commandEffects(s), path, this.facts.shell && commandKey ? sure : min(sure, "medium"));
-    } else if (!this.facts.llm && s.includes(" ")) {
+    } else if (!this.facts.llm && startsLower(s) && s.includes(" ")) {
       const program = firstProgram(s);
       if (program !== undefined && COMMAND_PROGRAMS.has(program)) this.commands(commandEffects(s), path, min(sure, "medium"));
     }
   }
 
   private commands(effects: CommandEffect[], path: DocPath, confidence: Confidence): void {
-    const where = `\`${showPath(path)}\``;
+    if (effects.length === 0) return;
+    const where = quotePath(path);
     for (const e of effects) {
       this.signals.push({ risk: e.risk, destructive: e.destructive, reason: `${e.what} in ${where}`, path, confidence });
       if (e.production !== undefined) this.impacts.push({ impact: "production", reason: `${e.what} on "${shortValue(e.production)}" in ${where}`, path, confidence });
@@ -296,7 +331,7 @@ class ArgumentScan {
   /** Facts that need the whole argument list: an HTTP method beside a URL, money beside an amount. */
   finish(): void {
     const m = this.method;
-    if (m && /^(?:POST|PUT|PATCH|DELETE)$/.test(m.value) && (this.facts.http || [...this.keys].some((k) => URL_KEYS.has(k)))) {
+    if (m && /^(?:POST|PUT|PATCH|DELETE)$/.test(m.value) && (this.facts.http || this.hasUrl)) {
       this.signals.push({
         risk: "external",
         destructive: m.value === "DELETE",
@@ -305,7 +340,7 @@ class ArgumentScan {
         confidence: this.facts.http ? "high" : "medium",
       });
     }
-    if (this.keys.has("amount") && (this.keys.has("currency") || this.impacts.some((i) => i.impact === "payment"))) {
+    if (this.hasAmount && (this.hasCurrency || this.impacts.some((i) => i.impact === "payment"))) {
       this.impacts.push({ impact: "payment", reason: "an `amount` argument", path: ["with", "amount"], confidence: "medium" });
     }
   }
@@ -313,6 +348,23 @@ class ArgumentScan {
 
 function min(a: Confidence, b: Confidence): Confidence {
   return RANK[a] <= RANK[b] ? a : b;
+}
+
+// Cheap first tests, run on every string argument of every step: outside a SQL or shell
+// context only a string that opens with an upper-case word (a statement) or a lower-case
+// word (a program) can be either.
+function startsUpper(s: string): boolean {
+  const c = s.charCodeAt(s.length > 0 && s.charCodeAt(0) <= 32 ? s.search(/\S/) : 0);
+  return c >= 65 && c <= 90;
+}
+
+function startsLower(s: string): boolean {
+  const c = s.charCodeAt(s.length > 0 && s.charCodeAt(0) <= 32 ? s.search(/\S/) : 0);
+  return (c >= 97 && c <= 122) || c === 47;
+}
+
+function quotePath(path: DocPath): string {
+  return `\`${showPath(path)}\``;
 }
 
 /** `with.sql`, `with.argv[2]`. */

@@ -154,10 +154,10 @@ function positioned(
     col: s.col,
     endLine: e.line,
     endCol: e.col,
+    confidence: f.confidence ?? "high",
     docsUrl: ruleDocsUrl(f.code),
   };
   if (f.hint !== undefined) d.hint = f.hint;
-  d.confidence = f.confidence ?? "high";
   return d;
 }
 

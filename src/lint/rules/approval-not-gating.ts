@@ -19,6 +19,7 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { graph } = ctx;
+    if (!graph.nodes.some((n) => n.kind === "approval")) return;
     const effect = graph.nodes.map((n) => n.kind !== "approval" && n.kind !== "verify" && riskRank(ctx.risk.risk(n)) >= 1);
     const effectBelow = graph.anyDescendant((n) => effect[graph.indexOf.get(n.id)!]!);
     const effects = graph.nodes.filter((_, i) => effect[i]);

@@ -17,9 +17,9 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { graph } = ctx;
-    const gatedAbove = graph.anyAncestor(isGate);
+    let gatedAbove: Uint8Array | undefined;
     graph.nodes.forEach((node, i) => {
-      if (ctx.risk.risk(node) !== "external" || isGate(node) || gatedAbove[i]) return;
+      if (ctx.risk.risk(node) !== "external" || isGate(node) || (gatedAbove ??= graph.anyAncestor(isGate))[i]) return;
       // Payments, production, public and bulk effects are the error rule's findings.
       if (highImpact(ctx.risk, node) !== undefined) return;
       ctx.report({ messageId: "noApproval", node: node.id, data: { step: node.id }, confidence: ctx.risk.confidence(node, "external") });

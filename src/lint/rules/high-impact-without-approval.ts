@@ -22,11 +22,11 @@ export const rule = defineRule({
   check(ctx) {
     const { graph } = ctx;
     const bulkItems = Number(ctx.options.bulkItems ?? 10);
-    const gatedAbove = graph.anyAncestor(isGate);
+    let gatedAbove: Uint8Array | undefined;
     graph.nodes.forEach((node, i) => {
-      if (isGate(node) || gatedAbove[i]) return;
+      if (isGate(node)) return;
       const hit = highImpact(ctx.risk, node, bulkItems);
-      if (!hit) return;
+      if (!hit || (gatedAbove ??= graph.anyAncestor(isGate))[i]) return;
       ctx.report({
         messageId: "noApproval",
         node: node.id,

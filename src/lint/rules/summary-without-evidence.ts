@@ -18,6 +18,7 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { graph } = ctx;
+    if (!graph.nodes.some((n) => n.kind === "summarize")) return;
     const writes = (n: (typeof graph.nodes)[number]): boolean => n.kind !== "verify" && n.kind !== "summarize" && riskRank(ctx.risk.risk(n)) >= 1;
     if (!graph.nodes.some(writes)) return;
     const writeAbove = graph.anyAncestor(writes);

@@ -32,6 +32,14 @@ export const rule = defineRule({
     const { ir, graph } = ctx;
     const { maxToolCalls, runTimeoutMs } = ir.limits;
     if (maxToolCalls === undefined && runTimeoutMs === undefined) return;
+    // A pass without allocations first: most plans are far inside both limits.
+    let calls = 0;
+    let waits = false;
+    for (const n of graph.nodes) {
+      calls += (n.retry?.maxAttempts ?? 1) * (n.repeat?.maxAttempts ?? 1) * (n.forEach?.maxItems ?? 1) * Math.max(1, n.phase?.maxSteps ?? 1);
+      waits ||= (n.repeat?.delayMs ?? 0) > 0 || (n.retry !== undefined && n.retry.backoff !== "none" && (n.retry.maxAttempts ?? 1) > 1);
+    }
+    if ((maxToolCalls === undefined || calls <= maxToolCalls) && (runTimeoutMs === undefined || !waits)) return;
     const costs = graph.nodes.map(costOf);
     if (maxToolCalls !== undefined) {
       const total = costs.reduce((n, c) => n + c.calls, 0);
