@@ -24,6 +24,8 @@ function stepRisk(tools: string, step: string) {
 
 const SQL_TOOL = "{ db.query: { risk: read, description: Run a SQL statement against the warehouse } }";
 const SHELL = "{ shell.run: { risk: read, description: Run a diagnostic shell command } }";
+const runSql = (sql: string) => stepRisk(SQL_TOOL, `kind: read\ngoal: Run the statement\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`);
+const runCommand = (command: string) => stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`);
 
 describe("SQL in arguments", () => {
   it.each([
@@ -38,7 +40,7 @@ describe("SQL in arguments", () => {
     ["WITH old AS (SELECT id FROM orders) DELETE FROM orders USING old", "write", true, "`DELETE FROM`"],
     ["SELECT 1; DROP TABLE users", "write", true, "`DROP TABLE`"],
   ])("%s", (sql, risk, destructive, what) => {
-    const r = stepRisk(SQL_TOOL, `kind: read\ngoal: Run the statement\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`);
+    const r = runSql(sql);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
     expect(r.cause?.reason).toBe(`${what} in \`with.sql\``);
     expect(r.cause?.path).toEqual(["with", "sql"]);
@@ -52,7 +54,7 @@ describe("SQL in arguments", () => {
     "EXPLAIN DELETE FROM orders",
     'SELECT "delete" FROM t',
   ])("reads: %s", (sql) => {
-    expect(stepRisk(SQL_TOOL, `kind: read\ngoal: Run the query\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`).risk).toBe("read");
+    expect(runSql(sql).risk).toBe("read");
   });
 
   it("a search query that mentions deleting is prose, not SQL", () => {
@@ -91,7 +93,7 @@ describe("shell commands in arguments", () => {
     ["curl -X POST https://hooks.example.com/x -d '{}'", "external", false, "`curl -X POST`"],
     ["find /data -name '*.tmp' -delete", "write", true, "`find -delete`"],
   ])("%s", (command, risk, destructive, what) => {
-    const r = stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`);
+    const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
     expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
   });
@@ -110,7 +112,7 @@ describe("shell commands in arguments", () => {
     "curl -s https://status.example.com",
     "aws s3 cp s3://bucket/report.csv ./report.csv",
   ])("reads: %s", (command) => {
-    expect(stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`).risk).toBe("read");
+    expect(runCommand(command).risk).toBe("read");
   });
 
   it("an argv array is one command", () => {

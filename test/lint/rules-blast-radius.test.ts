@@ -129,20 +129,23 @@ const refunds = (gate: string, needs = "[find]") =>
       idempotency_key: "\${{ item.charge_id }}"
   `);
 
+// Three keyed mails in a for_each: below the default bulk threshold.
+const THREE_MAILS = planWith(PAY, `
+  notify:
+    kind: external
+    goal: Mail the on-call engineers about the outage
+    tool: mail.send
+    for_each: { items: "\${{ ['a', 'b', 'c'] }}", max_items: 3 }
+    with: { to: "\${{ item }}" }
+    idempotency_key: "\${{ item }}"
+`);
+
 testRule(highImpactWithoutApproval, {
   valid: [
     refunds("sign_off: { kind: approval, needs: [find], goal: Finance approves the refunds, approval: { required: true, approvers: [finance] } }", "[sign_off]"),
     {
       name: "a small fan-out of an ordinary external effect is not bulk",
-      code: planWith(PAY, `
-        notify:
-          kind: external
-          goal: Mail the on-call engineers about the outage
-          tool: mail.send
-          for_each: { items: "\${{ ['a', 'b', 'c'] }}", max_items: 3 }
-          with: { to: "\${{ item }}" }
-          idempotency_key: "\${{ item }}"
-      `),
+      code: THREE_MAILS,
     },
   ],
   invalid: [
@@ -165,15 +168,7 @@ testRule(highImpactWithoutApproval, {
     {
       name: "the bulk threshold is an option",
       options: { bulkItems: 3 },
-      code: planWith(PAY, `
-        notify:
-          kind: external
-          goal: Mail the on-call engineers about the outage
-          tool: mail.send
-          for_each: { items: "\${{ ['a', 'b', 'c'] }}", max_items: 3 }
-          with: { to: "\${{ item }}" }
-          idempotency_key: "\${{ item }}"
-      `),
+      code: THREE_MAILS,
       errors: [{ messageId: "noApproval", line: 3, column: 3 }],
     },
     {
