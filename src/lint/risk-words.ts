@@ -36,14 +36,16 @@ const ID_ONLY = new Set(["post", "order", "drop", "remove", "share"]);
 const DOTTED_ONLY = new Set(["remove", "drop"]);
 // Generic verbs that make the other segments of an id the action's object: `stripe.refunds.create`.
 const ACT_WORDS = new Set(["create", "make", "issue", "process", "execute", "submit", "initiate", "new", "add", "do", "perform", "run", "start"]);
-const MONEY = /\b(?:money|funds?|payments?|pay|card|bank|accounts?|amount|currency|invoices?|customers?|refunds?|wallet|balance|charges?|usd|eur|gbp|\$)\b|\$\d/i;
+const MONEY = /\b(?:money|funds?|payments?|pay|card|bank|accounts?|amount|currency|invoices?|customers?|refunds?|wallet|balance|usd|eur|gbp|\$)\b|\$\d/i;
 
 // Segments that make a tool a look-up whatever else its name says (`refunds.list`).
 const READ_WORDS = new Set(
   ("get list search find read fetch lookup look query status check view show describe estimate preview draft drafts calc calculate " +
     "calculator validate validator verify history info details summary count simulate simulator quote quotes dry dryrun sandbox " +
     "test mock fake analyze analyse analyzer inspect audit report reports lint diff plan planner suggest recommend parse parser " +
-    "format formatter translate translator detect detector classify classifier extract extractor render template templates log logs")
+    "format formatter translate translator detect detector classify classifier extract extractor render template templates log logs " +
+    // Tools named after what they look up: `kb.refund_policy`, `payments.docs`.
+    "policy policies doc docs documentation faq guide handbook terms catalog catalogue schema spec")
     .split(" "),
 );
 
@@ -62,13 +64,15 @@ export function toolActions(id: string, description: string | undefined): ToolAc
   if (!segments.some((s) => READ_WORDS.has(s))) {
     // Verb-first ids (`send_email`, `book_flight`) and noun.verb ids (`payments.refund`, `hotel.book`).
     const dotted = id.includes(".") || id.includes("/");
-    const ends = dotted ? [segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
+    // In `slack.post_message` the verb opens the last dotted part.
+    const lastPart = id.split(/[./]/).pop()!.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    const ends = dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
     const candidates = segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
     for (const [k, s] of candidates.entries()) {
       const w = idBase(s);
       const cls = VERBS[w];
       if (!cls || (NEEDS_MONEY.has(w) && !money)) continue;
-      if (DOTTED_ONLY.has(w) && !(dotted && k === 0)) continue;
+      if (DOTTED_ONLY.has(w) && !(dotted && k <= 1)) continue;
       // "post_process_image" post-processes; it posts nothing.
       if (w === "post" && /^process/.test(segments[segments.indexOf(s) + 1] ?? "")) continue;
       out.push({ cls, risk: CLASS_RISK[cls], word: s, where: "id" });

@@ -188,3 +188,15 @@ describe("tool names, descriptions and annotations", () => {
     expect(stepRisk("{}", 'kind: decide\ngoal: Decide what to run\nwith: { command: "rm -rf /" }').risk).toBe("read");
   });
 });
+
+describe("tool ids in their usual shapes", () => {
+  it.each([
+    ["slack.post_message", "publish"],
+    ["chat.postMessage", "publish"],
+    ["memory.delete_entities", "delete"],
+  ])("%s", (id, cls) => expect(toolActions(id, undefined)[0]?.cls).toBe(cls));
+
+  it.each(["kb.refund_policy", "payments.docs", "github.create_pull_request", "fs.read_file"])("%s names no action", (id) => {
+    expect(toolActions(id, undefined)).toEqual([]);
+  });
+});
