@@ -68,19 +68,10 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   // One context per plan, re-pointed at each rule: a corpus run lints thousands of plans.
   let rule: Rule = rules[0]!;
   let severity: Severity = "error";
-  let risk: EffectiveRisk | undefined;
-  const ctx: RuleContext = {
-    ir,
-    graph,
-    get risk() {
-      return (risk ??= new EffectiveRisk(ir, graph));
-    },
-    options: {},
-    report: (r: Report) => {
-      const diagnostic = mapper.diagnostic(rule, r, severity);
-      findings.push({ diagnostic, step: r.node, file: diagnostic.file, line: diagnostic.line, code: rule.id });
-    },
-  };
+  const ctx = new PlanContext(ir, graph, (r: Report) => {
+    const diagnostic = mapper.diagnostic(rule, r, severity);
+    findings.push({ diagnostic, step: r.node, file: diagnostic.file, line: diagnostic.line, code: rule.id });
+  });
   if (original) {
     ctx.original = original;
     ctx.originalGraph = new PlanGraph(original);
@@ -106,6 +97,27 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
     if (d) out.push({ diagnostic: d });
   }
   return sortFindings(out);
+}
+
+/**
+ * The rule context of one plan. A class, not an object literal with a getter: V8 builds
+ * accessor literals slowly, and the effective risk must stay lazy (computed on first use).
+ */
+class PlanContext implements RuleContext {
+  options: Record<string, unknown> = {};
+  original?: PlanIR;
+  originalGraph?: PlanGraph;
+  private effective: EffectiveRisk | undefined;
+
+  constructor(
+    readonly ir: PlanIR,
+    readonly graph: PlanGraph,
+    readonly report: (r: Report) => void,
+  ) {}
+
+  get risk(): EffectiveRisk {
+    return (this.effective ??= new EffectiveRisk(this.ir, this.graph));
+  }
 }
 
 const noConfig = {};
