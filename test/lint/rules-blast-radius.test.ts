@@ -8,6 +8,7 @@ import { rule as excessiveBound } from "../../src/lint/rules/excessive-bound.js"
 import { rule as externalWithoutApproval } from "../../src/lint/rules/external-without-approval.js";
 import { rule as highImpactWithoutApproval } from "../../src/lint/rules/high-impact-without-approval.js";
 import { rule as pollWithoutDelay } from "../../src/lint/rules/poll-without-delay.js";
+import { rule as retryWithoutIdempotency } from "../../src/lint/rules/retry-without-idempotency.js";
 import { rule as riskUnderLabelled } from "../../src/lint/rules/risk-under-labelled.js";
 import { rule as sideEffectWithoutIdempotencyKey } from "../../src/lint/rules/side-effect-without-idempotency-key.js";
 import { rule as toolCallBudget } from "../../src/lint/rules/tool-call-budget.js";
@@ -86,6 +87,33 @@ testRule(writeWithoutEvidence, {
           with: { command: "rm -rf /var/log/app/*" }
       `),
       errors: [{ messageId: "noEvidence", line: 3, column: 3 }],
+    },
+  ],
+});
+
+testRule(retryWithoutIdempotency, {
+  valid: [
+    planWith(DB, `
+      count:
+        kind: read
+        goal: Count the unpaid orders
+        tool: db.query
+        retry: { max_attempts: 3 }
+        with: { sql: "SELECT count(*) FROM orders WHERE paid = false" }
+    `),
+  ],
+  invalid: [
+    {
+      name: "an UPDATE through a read tool, retried without a key",
+      code: planWith(DB, `
+        mark:
+          kind: analyze
+          goal: Mark the stale orders as void
+          tool: db.query
+          retry: { max_attempts: 3 }
+          with: { sql: "UPDATE orders SET status = 'void' WHERE updated_at < now() - interval '90 days'" }
+      `),
+      errors: [{ messageId: "retried", line: 3, column: 3 }],
     },
   ],
 });
