@@ -84,12 +84,28 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
 
 /** Blanks comments, string literals, quoted identifiers and dollar-quoted bodies. */
 function blank(text: string): string {
-  return text
-    .replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, " ")
-    .replace(/\$([A-Za-z_]*)\$[\s\S]*?\$\1\$/g, "''")
+  return blankDollarQuotes(text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, " "))
     .replace(/'(?:[^']|'')*'?/g, "''")
     .replace(/"(?:[^"]|"")*"?/g, "x")
     .replace(/`[^`]*`?/g, "x");
+}
+
+/** Blanks `$tag$ ... $tag$` bodies in one pass (a backreference regex is quadratic on many `$`). */
+function blankDollarQuotes(text: string): string {
+  if (!text.includes("$")) return text;
+  const open = /\$[A-Za-z_]*\$/g;
+  let out = "";
+  let from = 0;
+  for (let m = open.exec(text); m; m = open.exec(text)) {
+    const close = text.indexOf(m[0], m.index + m[0].length);
+    // An unclosed quote runs to the end of the text.
+    const end = close < 0 ? text.length : close + m[0].length;
+    out += `${text.slice(from, m.index)}''`;
+    from = end;
+    open.lastIndex = end;
+    if (close < 0) break;
+  }
+  return out + text.slice(from);
 }
 
 /** Words outside parentheses (a sub-select does not make the statement a SELECT). */

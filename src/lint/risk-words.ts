@@ -61,7 +61,7 @@ export function toolActions(id: string, description: string | undefined): ToolAc
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  if (!segments.some((s) => READ_WORDS.has(s))) {
+  if (segments.length > 0 && !segments.some((s) => READ_WORDS.has(s))) {
     // Verb-first ids (`send_email`, `book_flight`) and noun.verb ids (`payments.refund`, `hotel.book`).
     const dotted = id.includes(".") || id.includes("/");
     // In `slack.post_message` the verb opens the last dotted part.

@@ -200,3 +200,31 @@ describe("tool ids in their usual shapes", () => {
     expect(toolActions(id, undefined)).toEqual([]);
   });
 });
+
+describe("hostile input", () => {
+  it("no command, SQL text or tool name makes the analysis throw", async () => {
+    const fc = await import("fast-check");
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.array(fc.constantFrom("rm", "-rf", "kubectl", "delete", "git", "push", "'", '"', ";", "&&", "|", "$(", ")", "bash", "-c", "ssh", "DROP", "TABLE", "WITH", "(", "--", "/*", "x"), { maxLength: 12 }).map((w) => w.join(" ")),
+    );
+    fc.assert(
+      fc.property(text, fc.constantFrom<"strong" | "weak" | "none">("strong", "weak", "none"), (s, ctx) => {
+        commandEffects(s);
+        sqlEffects(s, ctx);
+        toolActions(s, s);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(toolActions("工具", "发送邮件")).toEqual([]);
+  });
+});
+
+describe("large input stays linear", () => {
+  it("a long SQL text full of dollar signs and quotes is read in one pass", () => {
+    const s = `DELETE FROM t WHERE a = ${"$x$ ".repeat(20000)}`;
+    expect(sqlEffects(s, "strong")[0]?.what).toBe("`DELETE FROM`");
+    expect(sqlEffects(`SELECT $body$ DROP TABLE x $body$`, "strong")).toEqual([]);
+    expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
+  });
+});
