@@ -26,8 +26,8 @@ const X: Effect = { risk: "external", destructive: false };
 const XD: Effect = { risk: "external", destructive: true };
 const XP: Effect = { risk: "external", destructive: false, public: true };
 
-/** Matches a production name as a whole word: `prod`, `production`, `prod-eu-1`, `db.prod.internal`. */
-export const PRODUCTION = /(?:^|[^a-z0-9])(?:prod|production|prd)(?:[^a-z]|$)/i;
+/** Matches a production name as a whole word: `prod`, `production`, `prod-eu-1`, `db.prod.internal` (not `product`). */
+export const PRODUCTION = /(?:^|[^a-z0-9])(?:prod|production)(?:[^a-z]|$)/i;
 
 // Programs whose first non-option word is a subcommand, with the options that take a value.
 const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
