@@ -11,8 +11,8 @@ import type { DocPath } from "../compiler/source.js";
 import type { Confidence } from "../diagnostic.js";
 import { type IRNode, type PlanIR, type Risk, maxRisk, riskRank } from "../ir.js";
 import type { PlanGraph } from "./graph.js";
-import { ArgumentScan } from "./risk-arguments.js";
-import { toolFacts } from "./risk-tools.js";
+import { ArgumentScan, mayMatter } from "./risk-arguments.js";
+import { type ToolFacts, toolFacts } from "./risk-tools.js";
 
 export { showPath } from "./risk-arguments.js";
 
@@ -53,6 +53,13 @@ const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 /** The effective risk of every step of one plan, computed on first use. */
 export class EffectiveRisk {
   private readonly steps = new Map<IRNode, StepRisk>();
+  private readonly tools = new Map<string, ToolFacts>();
+  /** A tool's facts, looked up once per plan. */
+  private readonly factsOf = (name: string): ToolFacts => {
+    let f = this.tools.get(name);
+    if (!f) this.tools.set(name, (f = toolFacts(name, this.ir.tools[name])));
+    return f;
+  };
 
   constructor(
     private readonly ir: PlanIR,
@@ -61,7 +68,7 @@ export class EffectiveRisk {
 
   of(node: IRNode): StepRisk {
     let s = this.steps.get(node);
-    if (!s) this.steps.set(node, (s = analyseStep(node, this.ir, this.graph.effectiveRisk(node))));
+    if (!s) this.steps.set(node, (s = analyseStep(node, this.ir, this.graph.effectiveRisk(node), this.factsOf)));
     return s;
   }
 
@@ -111,12 +118,12 @@ export function describeRisk(risk: Risk, destructive: boolean): string {
 }
 
 /** One step: its tools' facts, then what its arguments say. */
-function analyseStep(node: IRNode, ir: PlanIR, stated: Risk): StepRisk {
+function analyseStep(node: IRNode, ir: PlanIR, stated: Risk, factsOf: (name: string) => ToolFacts): StepRisk {
   const signals: RiskSignal[] = [];
   const impacts: ImpactSignal[] = [];
   if (node.allowedTools.length === 0) return { stated, risk: stated, destructive: false, signals, impacts };
   for (const name of node.allowedTools) {
-    const facts = toolFacts(name, ir.tools[name]);
+    const facts = factsOf(name);
     const path: DocPath = name === node.tool ? ["tool"] : ["allowed_tools"];
     for (const s of facts.signals) {
       signals.push({ risk: s.risk, destructive: s.destructive, reason: s.reason, path, confidence: s.confidence });
@@ -124,8 +131,8 @@ function analyseStep(node: IRNode, ir: PlanIR, stated: Risk): StepRisk {
     }
   }
   // Arguments only do something when a tool receives them (a phase's `with` is context).
-  if (node.tool !== undefined && node.with && node.kind !== "phase") {
-    const facts = toolFacts(node.tool, ir.tools[node.tool]);
+  if (node.tool !== undefined && node.with && node.kind !== "phase" && mayMatter(node.with, factsOf(node.tool))) {
+    const facts = factsOf(node.tool);
     const args = new ArgumentScan(ir, facts, signals, impacts);
     for (const [key, value] of Object.entries(node.with)) args.visit(value, ["with", key], key, "high");
     args.finish();

@@ -8,7 +8,7 @@ import { type Confidence, minConfidence as min } from "../diagnostic.js";
 import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
 import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
 import { COMMAND_PROGRAMS, type CommandEffect, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
-import { type SqlContext, sqlEffects } from "./risk-sql.js";
+import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
 import type { ToolFacts } from "./risk-tools.js";
 
 const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "bash", "sh", "run", "exec", "argv", "cmdline", "command_line", "entrypoint"]);
@@ -20,6 +20,36 @@ const PROD_KEYS = new Set(["env", "environment", "stage", "context", "kube_conte
 const PROD_KEYS_SURE = new Set(["env", "environment", "stage"]);
 const PUBLIC_KEYS = new Set(["visibility", "acl", "access", "audience", "privacy", "sharing"]);
 const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|world|all users)$/i;
+
+// Argument names that make a value worth reading whatever the tool.
+const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEAK, ...METHOD_KEYS, ...PROD_KEYS, ...PUBLIC_KEYS, "amount"]);
+
+/**
+ * The cheap test before the walk: false when nothing in `args` can say anything to a tool
+ * that is no shell, SQL client or HTTP client (no telling argument name, no string that
+ * opens like a statement or a known program). Most steps of a corpus stop here.
+ */
+export function mayMatter(args: { [key: string]: Value }, facts: ToolFacts): boolean {
+  if (facts.shell || facts.sql !== "none" || facts.http) return true;
+  return valueMayMatter(args, facts.llm);
+}
+
+function valueMayMatter(v: Value, llm: boolean): boolean {
+  if (typeof v === "string") return !llm && opensLikeAction(v);
+  if (v === null || typeof v !== "object") return false;
+  if (isExprValue(v)) return false;
+  if (isTemplateValue(v)) return !llm && typeof v.$template[0] === "string" && opensLikeAction(v.$template[0]);
+  if (Array.isArray(v)) return v.some((x) => valueMayMatter(x, llm));
+  for (const k in v) if (NAMED_KEYS.has(k.toLowerCase()) || valueMayMatter(v[k]!, llm)) return true;
+  return false;
+}
+
+function opensLikeAction(s: string): boolean {
+  if (startsUpper(s)) return UPPER_START.test(s);
+  if (!startsLower(s) || !s.includes(" ")) return false;
+  const program = firstProgram(s);
+  return program !== undefined && COMMAND_PROGRAMS.has(program);
+}
 
 /** Walks a step's `with` once, reading each literal string in the light of its argument's name. */
 export class ArgumentScan {

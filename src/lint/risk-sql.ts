@@ -39,7 +39,7 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
 // Words that show a text is SQL and not prose that happens to start with "Update".
 const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
-const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
+export const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
 const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy)\b/i;
 
 /** The statements of `text` that write, with what they do. */

@@ -27,28 +27,38 @@ const HTTP_DESCRIPTION = /\b(?:HTTP|REST|webhook|API (?:call|request))\b/i;
 const LLM = /\b(?:llm|gpt|claude|openai|anthropic|gemini|language model|the model|ai model|prompt|completion|chat model)\b/i;
 const LLM_SEGMENTS = new Set(["llm", "ask", "complete", "completion", "model", "prompt", "gpt", "summarize", "summarise", "explain", "judge"]);
 
-// Facts by catalogue entry object (steps of a plan share it), then by its content (plans
-// of a corpus share catalogues but not objects).
-const bySpec = new WeakMap<ToolSpec, { name: string; facts: ToolFacts }>();
-const toolCache = new Map<string, Map<string, ToolFacts>>();
+// Facts by tool name, then by the entry's description and hints, compared as strings:
+// the plans of a corpus share catalogues but not objects, and a WeakMap entry or a key
+// string per lookup costs more than the comparison.
+interface Cached {
+  description: string;
+  hints: string;
+  facts: ToolFacts;
+}
+const toolCache = new Map<string, Cached[]>();
 let cached = 0;
-const NO_SPEC: ToolSpec = { risk: "read" };
 
 export function toolFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
-  const held = bySpec.get(spec ?? NO_SPEC);
-  if (held && held.name === name) return held.facts;
-  const facts = factsByContent(name, spec);
-  bySpec.set(spec ?? NO_SPEC, { name, facts });
+  const a = spec?.annotations;
+  const description = spec?.description ?? "";
+  const hints = a ? JSON.stringify(a) : "";
+  const list = toolCache.get(name);
+  if (list) for (const c of list) if (c.description === description && c.hints === hints) return c.facts;
+  const facts = readFacts(name, spec);
+  if (++cached > 10_000) {
+    toolCache.clear();
+    cached = 0;
+  }
+  const entry = { description, hints, facts };
+  const again = toolCache.get(name);
+  if (again) again.push(entry);
+  else toolCache.set(name, [entry]);
   return facts;
 }
 
-function factsByContent(name: string, spec: ToolSpec | undefined): ToolFacts {
+function readFacts(name: string, spec: ToolSpec | undefined): ToolFacts {
   const a = spec?.annotations;
-  // By name, then by description and hints: no key string is built per lookup.
-  const key = a ? `${spec?.description ?? ""}\u0000${JSON.stringify(a)}` : (spec?.description ?? "");
-  let byKey = toolCache.get(name);
-  let facts = byKey?.get(key);
-  if (facts) return facts;
+  let facts: ToolFacts;
   const segments = name
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -83,13 +93,6 @@ function factsByContent(name: string, spec: ToolSpec | undefined): ToolFacts {
     facts.signals.push(signal);
     break;
   }
-  if (++cached > 10_000) {
-    toolCache.clear();
-    cached = 0;
-    byKey = undefined;
-  }
-  if (!byKey) toolCache.set(name, (byKey = new Map()));
-  byKey.set(key, facts);
   return facts;
 }
 
