@@ -115,6 +115,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     if (production !== undefined) effect.production = production;
     out.push(effect);
   };
+  // `> file` writes whatever the program is (not `> /dev/null`, not `2>&1`).
+  const redirect = words.findIndex((w, k) => {
+    const m = /^\d?>>?(.*)$/.exec(w);
+    if (!m) return false;
+    const target = m[1] || words[k + 1] || "";
+    // An empty target is `2>&1`, which the splitter cut at the `&`.
+    return target !== "" && !/^&|^\/dev\/(?:null|stdout|stderr|tty)$/.test(target);
+  });
+  if (redirect >= 0 && !dry) {
+    const w = words[redirect]!;
+    out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
+  }
   const sub = subcommands(program, args);
   const s0 = sub[0] ?? "";
   switch (program) {

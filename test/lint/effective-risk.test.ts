@@ -228,3 +228,12 @@ describe("large input stays linear", () => {
     expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
   });
 });
+
+describe("redirects", () => {
+  it.each([
+    ["echo ok > /etc/app/flag", "`> /etc/app/flag`"],
+    ["date >>/var/log/app.log", "`>>/var/log/app.log`"],
+  ])("%s writes a file", (c, what) => expect(commandEffects(c).map((e) => e.what)).toEqual([what]));
+
+  it.each(["make check > /dev/null 2>&1", "grep 'a>b' notes.txt", "ls 2>/dev/null"])("%s writes nothing", (c) => expect(commandEffects(c)).toEqual([]));
+});
