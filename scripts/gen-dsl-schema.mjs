@@ -145,7 +145,11 @@ const step = {
       type: "object",
       additionalProperties: false,
       required: ["until"],
-      properties: { until: str("Expression over `output`; the step repeats until it is true.", { minLength: 1 }), max_attempts: posInt("Bound on repetitions.") },
+      properties: {
+        until: str("Expression over `output`; the step repeats until it is true.", { minLength: 1 }),
+        max_attempts: posInt("Bound on repetitions."),
+        delay: { ...dur, description: "Wait between attempts (a poll interval), e.g. 30s." },
+      },
     },
     for_each: {
       type: "object",

@@ -5,6 +5,23 @@
 
 export type Severity = "error" | "warning" | "info";
 
+/** How sure a finding is (zizmor's confidence beside severity): structural facts are high. */
+export type Confidence = "high" | "medium" | "low";
+
+export const CONFIDENCES: readonly Confidence[] = ["high", "medium", "low"];
+
+const confidenceRank: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
+
+/** True when `c` (high when unset: compiler findings are facts) is at least `min`. */
+export function atLeastConfidence(c: Confidence | undefined, min: Confidence): boolean {
+  return confidenceRank[c ?? "high"] >= confidenceRank[min];
+}
+
+/** The less sure of two confidences. */
+export function minConfidence(a: Confidence, b: Confidence): Confidence {
+  return confidenceRank[a] <= confidenceRank[b] ? a : b;
+}
+
 export interface Diagnostic {
   /** `PS1xx` for the compiler, the rule id for lint findings. */
   code: string;
@@ -19,6 +36,8 @@ export interface Diagnostic {
   endLine: number;
   endCol: number;
   hint?: string;
+  /** Set on lint findings; compiler diagnostics are facts (high). */
+  confidence?: Confidence;
   docsUrl: string;
 }
 

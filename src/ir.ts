@@ -134,6 +134,8 @@ export interface SuccessCriterion {
 export interface RepeatSpec {
   until: string;
   maxAttempts?: number;
+  /** The wait between attempts (a poll interval). */
+  delayMs?: number;
 }
 
 export interface ForEachSpec {

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostic.js";
-import { LineIndex } from "../diagnostic.js";
+import { CONFIDENCES, type Confidence, LineIndex, atLeastConfidence } from "../diagnostic.js";
 import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
 import { type CliIO, UsageError, write } from "./io.js";
@@ -22,6 +22,7 @@ interface LintCliOptions {
   quiet?: boolean;
   inlineConfig: boolean;
   printConfig?: string;
+  minConfidence?: string;
 }
 
 const FORMAT_NAMES = "stylish, json, sarif, github, junit";
@@ -59,6 +60,7 @@ Examples:
   $ planspec lint revised/ --against originals/      # pairs plans by file name
   $ planspec lint generated/ --no-inline-config --config ci/planspec.config.yaml
   $ planspec lint --print-config generated/p.plan.yaml
+  $ planspec lint plans/ --min-confidence high    # only structural findings, no heuristics
 `;
 
 /** Registers `lint`. */
@@ -78,6 +80,7 @@ export function registerLint(program: Command, ctx: ActionContext): void {
     .option("--no-inline-config", "ignore suppression comments, x-planspec-disable and importer marks in the linted files (the mode for generated plans)")
     .option("--print-config <file>", "print the config that applies to a file and the resolved rules, then exit")
     .option("-q, --quiet", "report errors only")
+    .option("--min-confidence <level>", "report only findings at least this sure: high, medium or low (default: low, all)")
     .addHelpText("after", HELP)
     .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
 }
@@ -98,6 +101,10 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   if (opts.maxWarnings !== undefined) {
     if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings expects a whole number, got "${opts.maxWarnings}"`);
     maxWarnings = Number(opts.maxWarnings);
+  }
+  const minConfidence = opts.minConfidence;
+  if (minConfidence !== undefined && !CONFIDENCES.includes(minConfidence as Confidence)) {
+    throw new UsageError(`--min-confidence expects high, medium or low, got "${minConfidence}"`);
   }
   const rules = engine.registeredRules();
   const known = engine.knownRules(rules);
@@ -176,6 +183,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     diagnostics = [...kept.map((f) => f.diagnostic), ...(staleLevel === "off" ? [] : stale)];
     if (stale.length && keepSources) sources.set(opts.baseline, { index: new LineIndex(loaded.text) });
   }
+  if (minConfidence !== undefined) diagnostics = diagnostics.filter((d) => atLeastConfidence(d.confidence, minConfidence as Confidence));
   if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === "error");
 
   const errors = diagnostics.filter((d) => d.severity === "error").length;

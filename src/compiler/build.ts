@@ -154,6 +154,8 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
     if (repeat) {
       node.repeat = { until: compileBareExpression(String(repeat.until), doc, [...path, "repeat", "until"], "until", exprs, out) };
       if (typeof repeat.max_attempts === "number") node.repeat.maxAttempts = repeat.max_attempts;
+      const delay = parseDuration(repeat.delay);
+      if (delay !== undefined) node.repeat.delayMs = delay;
     }
     const forEach = def.for_each as Obj | undefined;
     if (forEach) {

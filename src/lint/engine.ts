@@ -3,15 +3,16 @@
  * positions in one place, applies suppressions and config severities, and adds the
  * engine's own findings about suppressions.
  */
-import { type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
+import { type Confidence, type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
 import type { CompileResult, SourceDoc } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
+import { EffectiveRisk } from "./effective-risk.js";
 import { PlanGraph } from "./graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
-import { importMark } from "./import-mark.js";
+import { type ImportMark, importMark } from "./import-mark.js";
 import {
   IGNORED_SUPPRESSION,
   type Suppression,
@@ -83,15 +84,10 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   // One context per plan, re-pointed at each rule: a corpus run lints thousands of plans.
   let rule: Rule = rules[0]!;
   let severity: Severity = "error";
-  const ctx: RuleContext = {
-    ir,
-    graph,
-    options: {},
-    report: (r: Report) => {
-      const diagnostic = mapper.diagnostic(rule, r, severity);
-      findings.push({ diagnostic, step: r.node, file: diagnostic.file, line: diagnostic.line, code: rule.id });
-    },
-  };
+  const ctx = new PlanContext(ir, graph, (r: Report) => {
+    const diagnostic = mapper.diagnostic(rule, r, severity);
+    findings.push({ diagnostic, step: r.node, file: diagnostic.file, line: diagnostic.line, code: rule.id });
+  });
   if (original) {
     ctx.original = original;
     ctx.originalGraph = new PlanGraph(original);
@@ -120,6 +116,28 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
     if (d) out.push({ diagnostic: d });
   }
   return sortFindings(out);
+}
+
+/**
+ * The rule context of one plan. A class, not an object literal with a getter: V8 builds
+ * accessor literals slowly, and the effective risk must stay lazy (computed on first use).
+ */
+class PlanContext implements RuleContext {
+  options: Record<string, unknown> = {};
+  original?: PlanIR;
+  originalGraph?: PlanGraph;
+  imported?: ImportMark;
+  private effective: EffectiveRisk | undefined;
+
+  constructor(
+    readonly ir: PlanIR,
+    readonly graph: PlanGraph,
+    readonly report: (r: Report) => void,
+  ) {}
+
+  get risk(): EffectiveRisk {
+    return (this.effective ??= new EffectiveRisk(this.ir, this.graph));
+  }
 }
 
 const noConfig = {};
@@ -154,7 +172,7 @@ export function sortFindings<F extends Finding>(findings: readonly F[]): F[] {
  */
 function positioned(
   index: LineIndex | undefined,
-  f: { code: string; severity: Severity; message: string; file: string; range: [number, number]; hint?: string | undefined },
+  f: { code: string; severity: Severity; message: string; file: string; range: [number, number]; hint?: string | undefined; confidence?: Confidence },
 ): Diagnostic {
   const s = index ? index.position(f.range[0]) : { line: 1, col: 1 };
   const e = index ? index.position(Math.max(f.range[0], f.range[1])) : s;
@@ -168,6 +186,7 @@ function positioned(
     col: s.col,
     endLine: e.line,
     endCol: e.col,
+    confidence: f.confidence ?? "high",
     docsUrl: ruleDocsUrl(f.code),
   };
   if (f.hint !== undefined) d.hint = f.hint;
@@ -221,7 +240,8 @@ class PositionMapper {
     const template = rule.meta.messages[r.messageId];
     if (template === undefined) throw new Error(`rule ${rule.id} reported unknown message id "${r.messageId}"`);
     const { file, range } = this.place(r);
-    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint };
+    const confidence = r.confidence ?? rule.meta.defaultConfidence ?? "high";
+    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint, confidence };
     const doc = this.result.sources.get(file);
     if (doc) return positioned(doc.index, fields);
     const d = positioned(undefined, fields);

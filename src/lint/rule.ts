@@ -3,15 +3,18 @@
  * exporting `defineRule({ id, meta, check })`. Rules report ids and paths; the engine
  * turns them into positioned diagnostics.
  */
-import type { Severity } from "../diagnostic.js";
+import type { Confidence, Severity } from "../diagnostic.js";
 import type { DocPath } from "../compiler/source.js";
 import type { PlanIR } from "../ir.js";
+import type { EffectiveRisk } from "./effective-risk.js";
 import type { PlanGraph } from "./graph.js";
 import type { ImportMark } from "./import-mark.js";
 
 export interface RuleMeta<M extends string = string> {
   description: string;
   defaultSeverity: Severity;
+  /** How sure the rule's findings are; `high` when unset. Heuristics (word overlap, verb inference) say less. */
+  defaultConfidence?: Confidence;
   /** Message templates with `{{name}}` placeholders, keyed by message id. */
   messages: Record<M, string>;
   /** Default thresholds a config may override (`rules: { id: [severity, options] }`). */
@@ -28,11 +31,15 @@ export interface Report<M extends string = string> {
   /** A path below the step (`["risk"]`) or, without `node`, below the document root. */
   path?: DocPath;
   hint?: string;
+  /** Overrides the rule's `defaultConfidence` for this finding (e.g. it rests on an inference). */
+  confidence?: Confidence;
 }
 
 export interface RuleContext<M extends string = string> {
   ir: PlanIR;
   graph: PlanGraph;
+  /** What each step will do (its effective risk), computed once per plan on first use. */
+  readonly risk: EffectiveRisk;
   /** The rule's options: `defaultOptions` merged with the config's. */
   options: Record<string, unknown>;
   /** The plan before revision, with `--against`. */

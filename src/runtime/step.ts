@@ -43,10 +43,27 @@ async function callOnce(node: IRNode, env: EvalEnv, gateway: Gateway, cc: CallCo
   if (!node.repeat) return gateway.call(node.tool, args, cc);
   const max = node.repeat.maxAttempts ?? HARD_LOOP_CAP;
   for (let i = 1; i <= max; i++) {
+    if (i > 1) await pollDelay(node.repeat.delayMs ?? 0, cc.signal);
     const output = await gateway.call(node.tool, args, cc);
     if (truthy(evalExpr(node.repeat.until, { ...env, output }, "repeat.until", node))) return output;
   }
   throw new Error(`repeat: "${node.repeat.until}" still false after ${max} attempts`);
+}
+
+/** Waits `ms` between two polls of a `repeat`; an abort (timeout, run stopped) ends the wait at once. */
+export function pollDelay(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** Runs the body of one attempt and returns the step's output. */

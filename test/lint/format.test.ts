@@ -14,6 +14,7 @@ const d1: Diagnostic = {
   endLine: 3,
   endCol: 7,
   hint: "need a read step\nfirst",
+  confidence: "medium",
   docsUrl: "https://example.test/rules.md#write-without-evidence",
 };
 const d2: Diagnostic = {
@@ -44,8 +45,9 @@ describe("json", () => {
   it("prints an array of diagnostics with keys in the documented order", () => {
     const out = formats.json!([d1, d2], options);
     const parsed = JSON.parse(out) as Diagnostic[];
-    expect(parsed).toEqual([d1, d2]);
-    expect(Object.keys(parsed[0]!)).toEqual(["code", "severity", "message", "file", "range", "line", "col", "endLine", "endCol", "hint", "docsUrl"]);
+    // A diagnostic without a confidence (a compiler fact) shows as high.
+    expect(parsed).toEqual([d1, { ...d2, confidence: "high" }]);
+    expect(Object.keys(parsed[0]!)).toEqual(["code", "severity", "confidence", "message", "file", "range", "line", "col", "endLine", "endCol", "hint", "docsUrl"]);
     expect(Object.keys(parsed[1]!)).not.toContain("hint");
     expect(formats.json!([], options)).toBe("[]\n");
   });
@@ -76,6 +78,7 @@ describe("sarif", () => {
     ]);
     for (const r of results) expect(driver.rules[r.ruleIndex].id).toBe(r.ruleId);
     expect(results[0].message.text).toBe(`${d1.message}\n${d1.hint}`);
+    expect(results.map((r: { properties: { confidence: string } }) => r.properties.confidence)).toEqual(["medium", "high", "high"]);
     expect(results[0].locations[0].physicalLocation).toEqual({
       artifactLocation: { uri: "plans/a.plan.yaml" },
       region: { startLine: 3, startColumn: 3, endLine: 3, endColumn: 7 },

@@ -5,7 +5,8 @@ import type { FormatOptions } from "./index.js";
 /** One diagnostic with its keys in the documented order (SPEC §3), optional ones only when set. */
 export function orderedDiagnostic(d: Diagnostic): Diagnostic {
   const { code, severity, message, file, line, col, endLine, endCol } = d;
-  const out: Partial<Diagnostic> = { code, severity, message, file, range: [d.range[0], d.range[1]], line, col, endLine, endCol };
+  // Compiler diagnostics are facts: they carry no confidence and show as high.
+  const out: Partial<Diagnostic> = { code, severity, confidence: d.confidence ?? "high", message, file, range: [d.range[0], d.range[1]], line, col, endLine, endCol };
   if (d.hint !== undefined) out.hint = d.hint;
   out.docsUrl = d.docsUrl;
   return out as Diagnostic;

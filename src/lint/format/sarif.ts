@@ -57,6 +57,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: FormatO
     ruleIndex: indexOf.get(d.code)!,
     level: LEVEL[d.severity],
     message: { text: d.hint ? `${d.message}\n${d.hint}` : d.message },
+    properties: { confidence: d.confidence ?? "high" },
     locations: [
       {
         physicalLocation: {

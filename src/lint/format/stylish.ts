@@ -21,7 +21,7 @@ export function renderText(diagnostics: readonly Diagnostic[], opts: TextOptions
   const sev = { error: c.red.bold, warning: c.yellow.bold, info: c.blue.bold };
   let out = "";
   for (const d of diagnostics) {
-    out += `${c.bold(`${d.file}:${d.line}:${d.col}:`)} ${d.severity === "error" ? "" : sev[d.severity](d.severity + ": ")}${d.message} ${c.gray(`[${d.code}]`)}\n`;
+    out += `${c.bold(`${d.file}:${d.line}:${d.col}:`)} ${d.severity === "error" ? "" : sev[d.severity](d.severity + ": ")}${d.message} ${c.gray(`[${d.code}]`)}${d.confidence && d.confidence !== "high" ? c.gray(` (${d.confidence} confidence)`) : ""}\n`;
     const index = opts.sources?.get(d.file)?.index;
     if (index && d.line <= index.lineCount) {
       out += frame(d, index, c, Math.min(MAX_LINE, (opts.width ?? MAX_LINE) - 8));

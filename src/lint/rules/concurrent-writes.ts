@@ -18,6 +18,7 @@ export const rule = defineRule({
   meta: {
     description: "Two unordered write steps with the same tool and target, or a parallel for_each writing one target.",
     defaultSeverity: "error",
+    defaultConfidence: "medium",
     messages: {
       race:
         'steps "{{other}}" and "{{step}}" both write {{target}} with "{{tool}}" and nothing orders them; make "{{step}}" need "{{other}}"',

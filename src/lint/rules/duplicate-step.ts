@@ -11,6 +11,7 @@ export const rule = defineRule({
   meta: {
     description: "Two steps that call the same tool with the same (normalised) arguments on the same inputs.",
     defaultSeverity: "warning",
+    defaultConfidence: "medium",
     messages: {
       duplicate:
         'step "{{step}}" repeats step "{{other}}" (same tool "{{tool}}", same arguments); drop it and reuse the output of "{{other}}"',

@@ -2,15 +2,13 @@
  * What leaves the machine cannot be taken back: an external step should sit behind an
  * approval gate, on itself or on a step it (transitively) needs.
  */
-import type { IRNode } from "../../ir.js";
+import { highImpact, isGate } from "../impact.js";
 import { defineRule } from "../rule.js";
-
-const isGate = (n: IRNode): boolean => n.approval?.required === true || n.kind === "approval";
 
 export const rule = defineRule({
   id: "external-without-approval",
   meta: {
-    description: "An external step with no approval gate on itself or above it.",
+    description: "An external step with no approval gate on itself or above it (high-impact ones are high-impact-without-approval errors).",
     defaultSeverity: "warning",
     messages: {
       noApproval:
@@ -19,10 +17,12 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { graph } = ctx;
-    const gatedAbove = graph.anyAncestor(isGate);
+    let gatedAbove: Uint8Array | undefined;
     graph.nodes.forEach((node, i) => {
-      if (graph.effectiveRisk(node) !== "external" || isGate(node) || gatedAbove[i]) return;
-      ctx.report({ messageId: "noApproval", node: node.id, data: { step: node.id } });
+      if (ctx.risk.risk(node) !== "external" || isGate(node) || (gatedAbove ??= graph.anyAncestor(isGate))[i]) return;
+      // Payments, production, public and bulk effects are the error rule's findings.
+      if (highImpact(ctx.risk, node) !== undefined) return;
+      ctx.report({ messageId: "noApproval", node: node.id, data: { step: node.id }, confidence: ctx.risk.confidence(node, "external") });
     });
   },
 });

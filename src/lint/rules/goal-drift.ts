@@ -12,6 +12,7 @@ export const rule = defineRule({
   meta: {
     description: "A revised plan that changes the goal or deliverables, loses a producer, or adds steps that serve no deliverable.",
     defaultSeverity: "error",
+    defaultConfidence: "medium",
     needsOriginal: true,
     messages: {
       goalChanged: 'the revision changes the plan goal (was "{{original}}"); keep the goal or start a new plan',

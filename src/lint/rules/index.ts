@@ -1,18 +1,22 @@
 /** The explicit registry of lint rules, sorted by id. */
 import type { Rule } from "../rule.js";
+import { rule as approvalNotGating } from "./approval-not-gating.js";
 import { rule as approvalWithoutApprovers } from "./approval-without-approvers.js";
 import { rule as approvalWithoutTimeout } from "./approval-without-timeout.js";
 import { rule as broadToolGrant } from "./broad-tool-grant.js";
 import { rule as concurrentWrites } from "./concurrent-writes.js";
 import { rule as deepChain } from "./deep-chain.js";
 import { rule as duplicateStep } from "./duplicate-step.js";
+import { rule as excessiveBound } from "./excessive-bound.js";
 import { rule as externalWithoutApproval } from "./external-without-approval.js";
 import { rule as goalDrift } from "./goal-drift.js";
+import { rule as highImpactWithoutApproval } from "./high-impact-without-approval.js";
 import { rule as missingDeliverable } from "./missing-deliverable.js";
 import { rule as missingSuccessCriteria } from "./missing-success-criteria.js";
 import { rule as offGoalStep } from "./off-goal-step.js";
 import { rule as overPlanning } from "./over-planning.js";
 import { rule as phaseWithoutBounds } from "./phase-without-bounds.js";
+import { rule as pollWithoutDelay } from "./poll-without-delay.js";
 import { rule as redundantDependency } from "./redundant-dependency.js";
 import { rule as retryWithoutIdempotency } from "./retry-without-idempotency.js";
 import { rule as revisionAddsFilter } from "./revision-adds-filter.js";
@@ -25,6 +29,7 @@ import { rule as secretInArguments } from "./secret-in-arguments.js";
 import { rule as toolArgumentMismatch } from "./tool-argument-mismatch.js";
 import { rule as sideEffectWithoutIdempotencyKey } from "./side-effect-without-idempotency-key.js";
 import { rule as summaryWithoutEvidence } from "./summary-without-evidence.js";
+import { rule as toolCallBudget } from "./tool-call-budget.js";
 import { rule as unboundedLoop } from "./unbounded-loop.js";
 import { rule as unsafeRevision } from "./unsafe-revision.js";
 import { rule as unusedHypothesis } from "./unused-hypothesis.js";
@@ -38,19 +43,23 @@ import { rule as writeWithoutEvidence } from "./write-without-evidence.js";
 import { rule as writeWithoutVerification } from "./write-without-verification.js";
 
 export const rules: Rule[] = [
+  approvalNotGating,
   approvalWithoutApprovers,
   approvalWithoutTimeout,
   broadToolGrant,
   concurrentWrites,
   deepChain,
   duplicateStep,
+  excessiveBound,
   externalWithoutApproval,
   goalDrift,
+  highImpactWithoutApproval,
   missingDeliverable,
   missingSuccessCriteria,
   offGoalStep,
   overPlanning,
   phaseWithoutBounds,
+  pollWithoutDelay,
   redundantDependency,
   retryWithoutIdempotency,
   revisionAddsFilter,
@@ -63,6 +72,7 @@ export const rules: Rule[] = [
   sideEffectWithoutIdempotencyKey,
   summaryWithoutEvidence,
   toolArgumentMismatch,
+  toolCallBudget,
   unboundedLoop,
   unsafeRevision,
   unusedHypothesis,

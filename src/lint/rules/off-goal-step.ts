@@ -13,6 +13,7 @@ export const rule = defineRule({
   meta: {
     description: "A step added by a revision whose goal shares no content word with the plan goal, or that is unrelated to the original steps.",
     defaultSeverity: "warning",
+    defaultConfidence: "low",
     needsOriginal: true,
     messages: {
       offGoal: 'new step "{{step}}" shares no words with the plan goal; check that it belongs to this plan or say how it serves the goal',

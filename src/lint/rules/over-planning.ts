@@ -5,6 +5,7 @@
 import type { Complexity, IRNode } from "../../ir.js";
 import type { PlanGraph } from "../graph.js";
 import { defineRule } from "../rule.js";
+import { contentWordSet, contentWords, literalStrings } from "../text.js";
 
 const DEFAULT_LIMITS: Record<Complexity, number> = { simple: 4, moderate: 12, complex: 40 };
 const RECHECK_KINDS: ReadonlySet<string> = new Set(["verify", "summarize"]);
@@ -17,6 +18,7 @@ export const rule = defineRule({
   meta: {
     description: "More steps than the complexity allows, verify/summarize chains re-checking the same thing, and dead steps.",
     defaultSeverity: "warning",
+    defaultConfidence: "medium",
     defaultOptions: { ...DEFAULT_LIMITS },
     messages: {
       tooManySteps:
@@ -32,7 +34,7 @@ export const rule = defineRule({
     const count = ir.nodes.length;
     if (ir.limits.maxSteps !== undefined) {
       if (count > ir.limits.maxSteps) {
-        ctx.report({ messageId: "overMaxSteps", path: ["limits", "max_steps"], data: { count, limit: ir.limits.maxSteps } });
+        ctx.report({ messageId: "overMaxSteps", path: ["limits", "max_steps"], data: { count, limit: ir.limits.maxSteps }, confidence: "high" });
       }
     } else {
       // An undeclared complexity gets the most lenient bound rather than none, so leaving
@@ -44,6 +46,7 @@ export const rule = defineRule({
           messageId: "tooManySteps",
           path: ir.complexity ? ["complexity"] : ["steps"],
           data: { count, limit, complexity },
+          confidence: "high",
         });
       }
     }
@@ -58,16 +61,20 @@ export const rule = defineRule({
     for (const node of ir.nodes) {
       // A step with an output that nobody reads is `unused-output`'s finding, not this one.
       if (node.output !== undefined || consumed.has(node.id) || GATE_KINDS.has(node.kind)) continue;
-      if (graph.effectiveRisk(node) !== "read") continue;
+      if (ctx.risk.risk(node) !== "read") continue;
       ctx.report({ messageId: "deadStep", node: node.id, data: { step: node.id } });
     }
   },
 });
 
+// Words that say "again" and add nothing to check.
+const AGAIN = contentWordSet("again once more double re recheck re-check confirm ensure make sure still really also");
+
 /**
  * The verify/summarize step that `node` merely repeats: a consumed step of the same kind
- * (and tool) that already covers everything else `node` consumes. Only a candidate that
- * descends from the other candidates can cover them, so one candidate is enough.
+ * (and tool) that already covers everything else `node` consumes and that `node` gives
+ * nothing new to check. Only a candidate that descends from the other candidates can cover them,
+ * so one candidate is enough.
  */
 function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   if (!RECHECK_KINDS.has(node.kind)) return undefined;
@@ -80,5 +87,22 @@ function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   }
   if (!best) return undefined;
   const covered = best.id;
-  return node.consumes.every((id) => id === covered || graph.isAncestor(id, covered)) ? best : undefined;
+  if (!node.consumes.every((id) => id === covered || graph.isAncestor(id, covered))) return undefined;
+  return addsNothing(node, best) ? best : undefined;
+}
+
+/**
+ * True when `node` asks nothing `other` does not: every content word of its goal and its
+ * literal arguments (the question it puts to its tool) already appears in `other`'s, bar
+ * words that only say "again". Expressions are left out: the re-check reads the check.
+ */
+function addsNothing(node: IRNode, other: IRNode): boolean {
+  const theirs = contentWordSet(asks(other));
+  return contentWords(asks(node)).every((w) => theirs.has(w) || AGAIN.has(w));
+}
+
+function asks(node: IRNode): string {
+  let text = node.goal;
+  if (node.with) for (const [k, v] of Object.entries(node.with)) literalStrings(v, ["with", k], (s) => (text += ` ${s}`));
+  return text;
 }

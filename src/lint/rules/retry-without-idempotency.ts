@@ -19,12 +19,12 @@ export const rule = defineRule({
     for (const node of graph.nodes) {
       // External steps without a key are `side-effect-without-idempotency-key` findings; a
       // verify step that runs code and a phase re-run harmlessly.
-      if (graph.effectiveRisk(node) !== "write" || node.idempotencyKey !== undefined) continue;
+      if (ctx.risk.risk(node) !== "write" || node.idempotencyKey !== undefined) continue;
       if (node.kind === "verify" || node.kind === "phase") continue;
       const attempts = node.retry?.maxAttempts;
       if (attempts === undefined || attempts <= 1) continue;
       // No path: the retry usually comes from `defaults`, so the step is the place to fix.
-      ctx.report({ messageId: "retried", node: node.id, data: { step: node.id, attempts } });
+      ctx.report({ messageId: "retried", node: node.id, data: { step: node.id, attempts }, confidence: ctx.risk.confidence(node, "write") });
     }
   },
 });

@@ -17,9 +17,9 @@ export const rule = defineRule({
   check(ctx) {
     const { graph } = ctx;
     for (const node of graph.nodes) {
-      const risk = graph.effectiveRisk(node);
+      const risk = ctx.risk.risk(node);
       if (riskRank(risk) < 1 || node.timeoutMs !== undefined || node.kind === "approval") continue;
-      ctx.report({ messageId: "noTimeout", node: node.id, data: { step: node.id, risk } });
+      ctx.report({ messageId: "noTimeout", node: node.id, data: { step: node.id, risk }, confidence: ctx.risk.confidence(node, risk) });
     }
   },
 });

@@ -50,7 +50,8 @@ export const rule = defineRule({
           const what = classify(s, path, part);
           if (!what) return;
           seen.add(arg);
-          ctx.report({ messageId: "secret", node: node.id, path, data: { step: node.id, arg, what } });
+          // A known token format is a fact; a value under a secret-sounding name is a guess.
+          ctx.report({ messageId: "secret", node: node.id, path, data: { step: node.id, arg, what }, confidence: what === "secret" ? "medium" : "high" });
         });
       }
     }

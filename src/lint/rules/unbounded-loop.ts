@@ -39,7 +39,8 @@ export const rule = defineRule({
       const looped = node.repeat !== undefined || node.forEach?.maxItems !== undefined;
       const m = looped ? null : OPEN_ENDED.exec(node.goal);
       if (m) {
-        ctx.report({ messageId: "openEndedGoal", node: node.id, path: ["goal"], data: { step: node.id, phrase: m[1]! } });
+        // A phrase in the goal is a reading of words, not a fact about the loop.
+        ctx.report({ messageId: "openEndedGoal", node: node.id, path: ["goal"], data: { step: node.id, phrase: m[1]! }, confidence: "medium" });
       }
     }
     if (ir.limits.runTimeoutMs === undefined && ir.limits.maxToolCalls === undefined) {

@@ -1,6 +1,7 @@
 /**
  * A step goal is the instruction an agent executes and the line a reviewer reads; "do the
- * task" or "process data" tells neither what to do to what.
+ * task" or "process data" tells neither what to do to what. A short imperative with a
+ * concrete verb and object ("Deploy the release", "Stabilize the video") says both.
  */
 import { defineRule } from "../rule.js";
 import { contentWords, stem } from "../text.js";
@@ -19,8 +20,9 @@ const GENERIC = new Set(
 export const rule = defineRule({
   id: "vague-step-goal",
   meta: {
-    description: "A step goal with fewer than three content words, or only generic ones.",
+    description: "A step goal with fewer than three content words (unless a specific verb and its object), or only generic ones.",
     defaultSeverity: "warning",
+    defaultConfidence: "low",
     defaultOptions: { minWords: 3 },
     messages: {
       tooShort: 'goal of step "{{step}}" says too little ("{{goal}}"); say in one sentence what it does to what',
@@ -33,8 +35,20 @@ export const rule = defineRule({
       const w = contentWords(node.goal);
       const goal = node.goal.length > 50 ? `${node.goal.slice(0, 47)}...` : node.goal;
       const data = { step: node.id, goal };
-      if (w.length < min) ctx.report({ messageId: "tooShort", node: node.id, path: ["goal"], data });
-      else if (w.every((x) => GENERIC.has(x))) ctx.report({ messageId: "generic", node: node.id, path: ["goal"], data });
+      if (w.length < min) {
+        if (!isImperative(node.goal, w)) ctx.report({ messageId: "tooShort", node: node.id, path: ["goal"], data });
+      } else if (w.every((x) => GENERIC.has(x))) ctx.report({ messageId: "generic", node: node.id, path: ["goal"], data });
     }
   },
 });
+
+/**
+ * "Deploy the release", "Run the tests": the goal opens with its first content word (a
+ * verb, not "The ..."), and some content word is specific, so a verb and an object say
+ * what to do to what ("Process the data" says neither).
+ */
+function isImperative(goal: string, words: readonly string[]): boolean {
+  if (words.length < 2 || words.every((x) => GENERIC.has(x))) return false;
+  const first = /^\s*([A-Za-z]+)/.exec(goal)?.[1]?.toLowerCase();
+  return first !== undefined && stem(first) === words[0];
+}

@@ -33,6 +33,7 @@ export const rule = defineRule({
   meta: {
     description: "Success criteria that cannot fail: judge text restating the goal, or checks that read nothing.",
     defaultSeverity: "warning",
+    defaultConfidence: "low",
     messages: {
       vagueJudge:
         'success criterion of step "{{step}}" only restates the goal ("{{text}}"); name a concrete artefact or add a check or evidence',

@@ -1,0 +1,187 @@
+/**
+ * What a step's arguments will do: one walk over `with`, reading each literal string in
+ * the light of its argument's name and of the tool that receives it (a command, a SQL
+ * statement, an HTTP method, a production target, a public audience, an amount).
+ */
+import type { DocPath } from "../compiler/source.js";
+import { type Confidence, minConfidence as min } from "../diagnostic.js";
+import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
+import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
+import { COMMAND_PROGRAMS, type CommandEffect, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
+import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
+import type { ToolFacts } from "./risk-tools.js";
+
+const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "bash", "sh", "run", "exec", "argv", "cmdline", "command_line", "entrypoint"]);
+const SQL_KEYS_STRONG = new Set(["sql", "statement", "statements", "stmt", "ddl", "dml", "migration", "queries"]);
+const SQL_KEYS_WEAK = new Set(["query", "q"]);
+const METHOD_KEYS = new Set(["method", "http_method", "verb"]);
+const URL_KEYS = new Set(["url", "uri", "endpoint", "path", "href"]);
+const PROD_KEYS = new Set(["env", "environment", "stage", "context", "kube_context", "cluster", "namespace", "target", "profile", "workspace", "project", "host", "hostname", "server", "url", "endpoint", "base_url", "database", "db", "dsn", "connection", "site", "account", "region"]);
+const PROD_KEYS_SURE = new Set(["env", "environment", "stage"]);
+const PUBLIC_KEYS = new Set(["visibility", "acl", "access", "audience", "privacy", "sharing"]);
+const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|world|all users)$/i;
+
+// Argument names that make a value worth reading whatever the tool.
+const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEAK, ...METHOD_KEYS, ...PROD_KEYS, ...PUBLIC_KEYS, "amount"]);
+
+/**
+ * The cheap test before the walk: false when nothing in `args` can say anything to a tool
+ * that is no shell, SQL client or HTTP client (no telling argument name, no string that
+ * opens like a statement or a known program). Most steps of a corpus stop here.
+ */
+export function mayMatter(args: { [key: string]: Value }, facts: ToolFacts): boolean {
+  if (facts.shell || facts.sql !== "none" || facts.http) return true;
+  return valueMayMatter(args, facts.llm);
+}
+
+function valueMayMatter(v: Value, llm: boolean): boolean {
+  if (typeof v === "string") return !llm && opensLikeAction(v);
+  if (v === null || typeof v !== "object") return false;
+  if (isExprValue(v)) return false;
+  if (isTemplateValue(v)) return !llm && typeof v.$template[0] === "string" && opensLikeAction(v.$template[0]);
+  if (Array.isArray(v)) return v.some((x) => valueMayMatter(x, llm));
+  for (const k in v) if (NAMED_KEYS.has(k.toLowerCase()) || valueMayMatter(v[k]!, llm)) return true;
+  return false;
+}
+
+function opensLikeAction(s: string): boolean {
+  if (startsUpper(s)) return UPPER_START.test(s);
+  if (!startsLower(s) || !s.includes(" ")) return false;
+  const program = firstProgram(s);
+  return program !== undefined && COMMAND_PROGRAMS.has(program);
+}
+
+/** Walks a step's `with` once, reading each literal string in the light of its argument's name. */
+export class ArgumentScan {
+  private hasUrl = false;
+  private hasAmount = false;
+  private hasCurrency = false;
+  private method: { value: string; path: DocPath } | undefined;
+
+  constructor(
+    private readonly ir: PlanIR,
+    private readonly facts: ToolFacts,
+    private readonly signals: RiskSignal[],
+    private readonly impacts: ImpactSignal[],
+  ) {}
+
+  visit(v: Value, path: Array<string | number>, key: string, sure: Confidence): void {
+    if (path.length === 2) {
+      const k = key.toLowerCase();
+      this.hasUrl ||= URL_KEYS.has(k);
+      this.hasAmount ||= k === "amount";
+      this.hasCurrency ||= k === "currency";
+    }
+    if (typeof v === "string") return this.text(v, path, key.toLowerCase(), sure);
+    if (v === null || typeof v !== "object") return;
+    if (isExprValue(v)) {
+      // `${{ inputs.env }}` with a default: the default is what runs unless the caller says otherwise.
+      const m = /^\s*inputs\.([A-Za-z_][A-Za-z0-9_-]*)\s*$/.exec(v.$expr);
+      const d = m ? this.ir.inputs[m[1]!]?.default : undefined;
+      if (typeof d === "string") this.text(d, path, key.toLowerCase(), "medium");
+      return;
+    }
+    if (isTemplateValue(v)) {
+      // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}".
+      return this.text(v.$template.map((p) => (typeof p === "string" ? p : "X")).join(""), path, key.toLowerCase(), sure);
+    }
+    if (Array.isArray(v)) {
+      const k = key.toLowerCase();
+      if (COMMAND_KEYS.has(k) && v.length > 1 && v.every((x) => typeof x === "string") && (this.facts.shell || k === "argv" || k === "command" || k === "cmd")) {
+        this.commands(argvEffects(v as string[]), path, this.facts.shell ? sure : "medium");
+        return;
+      }
+      v.forEach((x, i) => this.visit(x, [...path, i], key, sure));
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) this.visit(x, [...path, k], k, sure);
+  }
+
+  private text(s: string, path: DocPath, key: string, sure: Confidence): void {
+    if (s.length < 2) return;
+    if (METHOD_KEYS.has(key) && path.length === 2) this.method = { value: s.trim().toUpperCase(), path };
+    if (PROD_KEYS.has(key) && PRODUCTION.test(s)) {
+      this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${quotePath(path)}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
+    }
+    if (PUBLIC_KEYS.has(key) && PUBLIC_VALUES.test(s.trim())) {
+      this.impacts.push({ impact: "public", reason: `\`${key}: ${s.trim()}\` in ${quotePath(path)}`, path, confidence: sure });
+    }
+    const sqlContext: SqlContext | undefined =
+      SQL_KEYS_STRONG.has(key) || this.facts.sql === "strong"
+        ? "strong"
+        : SQL_KEYS_WEAK.has(key) || this.facts.sql === "weak"
+          ? "weak"
+          : this.facts.llm || !startsUpper(s)
+            ? undefined
+            : "none";
+    if (sqlContext !== undefined) {
+      for (const e of sqlEffects(s, sqlContext)) {
+        this.signals.push({ risk: e.risk, destructive: e.destructive, reason: `${e.what} in ${quotePath(path)}`, path, confidence: sqlContext === "none" ? "medium" : min(sure, "high") });
+      }
+    }
+    const commandKey = COMMAND_KEYS.has(key);
+    if (this.facts.shell || commandKey) {
+      this.commands(commandEffects(s), path, this.facts.shell && commandKey ? sure : min(sure, "medium"));
+    } else if (!this.facts.llm && startsLower(s) && s.includes(" ")) {
+      const program = firstProgram(s);
+      if (program !== undefined && COMMAND_PROGRAMS.has(program)) this.commands(commandEffects(s), path, min(sure, "medium"));
+    }
+  }
+
+  private commands(effects: CommandEffect[], path: DocPath, confidence: Confidence): void {
+    if (effects.length === 0) return;
+    const where = quotePath(path);
+    for (const e of effects) {
+      this.signals.push({ risk: e.risk, destructive: e.destructive, reason: `${e.what} in ${where}`, path, confidence });
+      if (e.production !== undefined) this.impacts.push({ impact: "production", reason: `${e.what} on "${shortValue(e.production)}" in ${where}`, path, confidence });
+      if (e.public) this.impacts.push({ impact: "public", reason: `${e.what} in ${where}`, path, confidence });
+    }
+  }
+
+  /** Facts that need the whole argument list: an HTTP method beside a URL, money beside an amount. */
+  finish(): void {
+    const m = this.method;
+    if (m && /^(?:POST|PUT|PATCH|DELETE)$/.test(m.value) && (this.facts.http || this.hasUrl)) {
+      this.signals.push({
+        risk: "external",
+        destructive: m.value === "DELETE",
+        reason: `\`method: ${m.value}\` in \`${showPath(m.path)}\``,
+        path: m.path,
+        confidence: this.facts.http ? "high" : "medium",
+      });
+    }
+    if (this.hasAmount && (this.hasCurrency || this.impacts.some((i) => i.impact === "payment"))) {
+      this.impacts.push({ impact: "payment", reason: "an `amount` argument", path: ["with", "amount"], confidence: "medium" });
+    }
+  }
+}
+
+// Cheap first tests, run on every string argument of every step: outside a SQL or shell
+// context only a string that opens with an upper-case word (a statement) or a lower-case
+// word (a program) can be either.
+function startsUpper(s: string): boolean {
+  const c = s.charCodeAt(s.length > 0 && s.charCodeAt(0) <= 32 ? s.search(/\S/) : 0);
+  return c >= 65 && c <= 90;
+}
+
+function startsLower(s: string): boolean {
+  const c = s.charCodeAt(s.length > 0 && s.charCodeAt(0) <= 32 ? s.search(/\S/) : 0);
+  return (c >= 97 && c <= 122) || c === 47;
+}
+
+function quotePath(path: DocPath): string {
+  return `\`${showPath(path)}\``;
+}
+
+/** `with.sql`, `with.argv[2]`. */
+export function showPath(path: DocPath): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${p}` : p;
+  return out;
+}
+
+function shortValue(s: string): string {
+  const t = s.trim().replace(/\s+/g, " ");
+  return t.length > 40 ? `${t.slice(0, 37)}...` : t;
+}
+

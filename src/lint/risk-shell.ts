@@ -1,0 +1,323 @@
+/**
+ * What a shell command string will do, as a reviewer reads it: split into simple
+ * commands (quotes respected), strip wrappers (`sudo`, `env X=1`, `bash -c "..."`,
+ * `ssh host "..."`), then classify each program and subcommand from one table. Dry runs
+ * (`--dry-run`, `git push -n`, `terraform plan`) and look-ups (`kubectl get`) are reads.
+ */
+import type { Risk } from "../ir.js";
+import { sqlEffects } from "./risk-sql.js";
+
+export interface CommandEffect {
+  risk: Risk;
+  destructive: boolean;
+  /** `payment` never comes from a command; `public` from publishing a package or a release. */
+  public?: boolean;
+  /** What the reviewer would quote: "`kubectl delete`". */
+  what: string;
+  /** A production target named on the command line (`--context prod-eu-1`). */
+  production?: string;
+}
+
+type Effect = Omit<CommandEffect, "what" | "production"> | undefined;
+
+const W: Effect = { risk: "write", destructive: false };
+const D: Effect = { risk: "write", destructive: true };
+const X: Effect = { risk: "external", destructive: false };
+const XD: Effect = { risk: "external", destructive: true };
+const XP: Effect = { risk: "external", destructive: false, public: true };
+
+/** Matches a production name as a whole word: `prod`, `production`, `prod-eu-1`, `db.prod.internal` (not `product`). */
+export const PRODUCTION = /(?:^|[^a-z0-9])(?:prod|production)(?:[^a-z]|$)/i;
+
+// Programs whose first non-option word is a subcommand, with the options that take a value.
+const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
+  kubectl: new Set(["--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s", "--server", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"]),
+  helm: new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--version"]),
+  git: new Set(["-C", "-c", "--git-dir", "--work-tree"]),
+  docker: new Set(["-H", "--host", "--context", "-c", "--config"]),
+  gh: new Set(["-R", "--repo"]),
+};
+
+const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
+const KUBE_DESTRUCTIVE = new Set(["delete", "drain"]);
+const HELM_READ = new Set(["list", "ls", "status", "get", "history", "hist", "template", "lint", "show", "inspect", "search", "repo", "diff", "version", "env", "dependency", "dep", "pull", "verify", "completion"]);
+const HELM_DESTRUCTIVE = new Set(["uninstall", "delete", "del", "un"]);
+const TF_READ = new Set(["plan", "validate", "fmt", "show", "output", "init", "providers", "graph", "version", "console", "get", "login", "test"]);
+const GIT_READ = new Set(["status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-remote", "rev-parse", "describe", "shortlog", "fetch", "remote", "config", "help", "version", "reflog", "cat-file", "rev-list", "bisect", "worktree", "clone"]);
+const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info", "history", "top", "stats", "events", "search", "diff", "port", "ls", "pull", "login", "context"]);
+const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down"]);
+const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login)\b/;
+const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|purge|drop|disable|revoke|detach|cancel)\b/;
+const PUBLISHERS: Record<string, string> = { npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" };
+const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
+const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
+const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice"]);
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
+const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel"]);
+
+/** Programs that make a string look like a command even outside a shell tool. */
+export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
+  "rm", "kubectl", "oc", "helm", "terraform", "tofu", "terragrunt", "git", "gh", "docker", "podman", "aws", "gcloud", "az",
+  "psql", "mysql", "sqlite3", "npm", "pnpm", "yarn", "cargo", "twine", "sudo", "curl", "systemctl", "ssh", "bash", "sh",
+]);
+
+/** The effects of every simple command in `text` that is not a plain read. */
+export function commandEffects(text: string, depth = 0): CommandEffect[] {
+  const out: CommandEffect[] = [];
+  for (const words of splitCommands(text)) commandEffect(words, out, depth);
+  return out;
+}
+
+/** The effects of one already tokenised command (an argv array). */
+export function argvEffects(words: readonly string[]): CommandEffect[] {
+  const out: CommandEffect[] = [];
+  commandEffect([...words], out, 0);
+  return out;
+}
+
+/** The first program `text` runs, after wrappers, for the cheap "is this a command?" test. */
+export function firstProgram(text: string): string | undefined {
+  const m = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*([A-Za-z0-9_./-]+)/.exec(text);
+  return m ? basename(m[1]!) : undefined;
+}
+
+function commandEffect(words: string[], out: CommandEffect[], depth: number): void {
+  let i = 0;
+  // Wrappers and variable assignments in front of the program.
+  for (;;) {
+    const w = words[i];
+    if (w === undefined) return;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
+    else if (WRAPPERS.has(basename(w))) {
+      i++;
+      while (words[i]?.startsWith("-")) i += words[i] === "-u" || words[i] === "-g" || words[i] === "-n" ? 2 : 1;
+    } else if (basename(w) === "timeout") i += 2;
+    else break;
+  }
+  const program = basename(words[i]!);
+  const args = words.slice(i + 1);
+  if (SHELLS.has(program)) {
+    const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
+    if (c >= 0 && args[c + 1] !== undefined && depth < 3) out.push(...commandEffects(args[c + 1]!, depth + 1));
+    return;
+  }
+  if (program === "ssh") {
+    const rest = afterOptions(args, new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]));
+    if (rest.length > 1 && depth < 3) out.push(...commandEffects(rest.slice(1).join(" "), depth + 1));
+    return;
+  }
+  const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a));
+  const production = args.find((a) => PRODUCTION.test(a));
+  const push = (e: Effect, what: string): void => {
+    if (!e || dry) return;
+    const effect: CommandEffect = { ...e, what: `\`${what}\`` };
+    if (production !== undefined) effect.production = production;
+    out.push(effect);
+  };
+  // `> file` writes whatever the program is (not `> /dev/null`, not `2>&1`).
+  const redirect = words.findIndex((w, k) => {
+    const m = /^\d?>>?(.*)$/.exec(w);
+    if (!m) return false;
+    const target = m[1] || words[k + 1] || "";
+    // An empty target is `2>&1`, which the splitter cut at the `&`.
+    return target !== "" && !/^&|^\/dev\/(?:null|stdout|stderr|tty)$/.test(target);
+  });
+  if (redirect >= 0 && !dry) {
+    const w = words[redirect]!;
+    out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
+  }
+  const sub = subcommands(program, args);
+  const s0 = sub[0] ?? "";
+  switch (program) {
+    case "rm": {
+      const flags = args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join(" ");
+      return push(D, flags ? `rm ${flags}` : "rm");
+    }
+    case "kubectl":
+    case "oc":
+      if (!s0 || KUBE_READ.has(s0) || (s0 === "rollout" && /^(?:status|history)$/.test(sub[1] ?? ""))) return;
+      return push(KUBE_DESTRUCTIVE.has(s0) ? XD : X, `${program} ${s0}`);
+    case "helm":
+      if (!s0 || HELM_READ.has(s0)) return;
+      return push(HELM_DESTRUCTIVE.has(s0) ? XD : X, `helm ${s0}`);
+    case "terraform":
+    case "tofu":
+    case "terragrunt":
+      if (!s0 || TF_READ.has(s0) || (s0 === "state" && /^(?:list|show|pull)$/.test(sub[1] ?? "")) || (s0 === "workspace" && sub[1] !== "delete")) return;
+      return push(s0 === "destroy" || args.includes("-destroy") || s0 === "state" ? XD : X, `${program} ${s0}`);
+    case "git":
+      if (!s0 || GIT_READ.has(s0)) return;
+      if (s0 === "push") {
+        if (args.includes("-n")) return;
+        const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|\+.*|:.+)$/.test(a));
+        // A version tag (or every tag) is a release: pipelines publish it.
+        const tag = args.find((a) => a === "--tags" || /^(?:refs\/tags\/)?v?\d+\.\d+(?:\.\d+)?(?:[-+.][\w.]+)?$/.test(a));
+        if (force) return push(XD, `git push ${args.find((a) => /^[-+:]/.test(a))}`);
+        return tag ? push(XP, `git push ${tag}`) : push(X, "git push");
+      }
+      if (s0 === "branch" && !args.some((a) => /^-[dDmM]$|^--delete$|^--move$/.test(a))) return;
+      if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
+      if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
+      return push((s0 === "reset" && args.includes("--hard")) || (s0 === "clean" && args.some((a) => /^-[a-z]*f/.test(a))) || s0 === "branch" ? D : W, `git ${s0}${s0 === "reset" && args.includes("--hard") ? " --hard" : ""}`);
+    case "gh": {
+      const s1 = sub[1] ?? "";
+      if (s0 === "api") {
+        const m = args.findIndex((a) => a === "-X" || a === "--method");
+        const method = (m >= 0 ? args[m + 1] : args.find((a) => /^--method=/.test(a))?.slice(9))?.toUpperCase();
+        const fields = args.some((a) => /^(?:-f|-F|--field|--raw-field|--input)$/.test(a));
+        if (method === "DELETE") return push(XD, "gh api -X DELETE");
+        if ((method && method !== "GET" && method !== "HEAD") || (!method && fields)) return push(X, `gh api -X ${method ?? "POST"}`);
+        return;
+      }
+      if (!s1 || /^(?:list|view|diff|checks|status|download|watch|browse|clone|ls)$/.test(s1)) return;
+      const destructive = /^(?:delete|archive|close|transfer)$/.test(s1);
+      const isPublic = (s0 === "release" && s1 === "create") || (s0 === "repo" && args.includes("--public"));
+      return push(destructive ? XD : isPublic ? XP : X, `gh ${s0} ${s1}`);
+    }
+    case "docker":
+    case "podman":
+    case "nerdctl": {
+      // `docker container rm`, `docker image push`, `docker compose down`: the verb is the second word.
+      const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
+      if (!verb || DOCKER_READ.has(verb)) return;
+      if (verb === "push") return push(X, `${program} push`);
+      return push(DOCKER_DESTRUCTIVE.has(verb) ? D : W, `${program} ${verb === s0 ? s0 : `${s0} ${verb}`}`);
+    }
+    case "aws":
+    case "gcloud":
+    case "az": {
+      // The operation is the last subcommand word: `aws s3 rm`, `aws ec2 terminate-instances`, `gcloud run deploy`.
+      const words = program === "aws" ? sub : subcommands(program, args, 4);
+      const op = program === "aws" ? sub[1] ?? "" : [...words].reverse().find((w) => !CLOUD_READ.test(w) && /^(?:[a-z]+-)*[a-z]+$/.test(w) && (CLOUD_DESTRUCTIVE.test(w) || /^(?:create|update|deploy|set|add|put|start|stop|restart|resize|run|invoke|publish|send|attach|import|apply|enable|upload|cp|sync|mv|reboot|scale|patch|modify|tag)\b/.test(w))) ?? "";
+      if (!op || CLOUD_READ.test(op)) return;
+      // Copying from S3 to the workspace is a read; copying to S3 writes outside.
+      if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !/^s3:\/\//.test(args[args.length - 1] ?? "")) return;
+      return push(CLOUD_DESTRUCTIVE.test(op) ? XD : X, `${program} ${program === "aws" ? `${s0} ${op}` : op}`);
+    }
+    case "curl":
+    case "wget":
+    case "http":
+    case "https": {
+      const m = args.findIndex((a) => a === "-X" || a === "--request" || a === "--method");
+      const method = (m >= 0 ? args[m + 1] : undefined)?.toUpperCase();
+      const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a));
+      if (method === "DELETE") return push(XD, `${program} -X DELETE`);
+      if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);
+      return;
+    }
+    case "systemctl":
+    case "service": {
+      const verb = program === "service" ? sub[1] ?? "" : s0;
+      if (/^(?:stop|restart|disable|mask|kill|reload|isolate)$/.test(verb)) return push(W, `${program} ${verb}`);
+      return;
+    }
+    case "find":
+      if (args.includes("-delete") || args.some((a, k) => a === "-exec" && /^(?:rm|shred)$/.test(basename(args[k + 1] ?? "")))) return push(D, "find -delete");
+      return;
+    case "sed":
+    case "perl":
+      if (args.some((a) => /^-[a-zA-Z]*i/.test(a))) push(W, `${program} -i`);
+      return;
+    case "dd":
+      if (args.some((a) => a.startsWith("of="))) push(D, "dd of=");
+      return;
+    case "truncate":
+      return push(D, "truncate");
+  }
+  if (SQL_CLIENTS.has(program)) {
+    const sql: string[] = [];
+    args.forEach((a, k) => {
+      if (SQL_FLAGS.has(a) && args[k + 1] !== undefined) sql.push(args[k + 1]!);
+      else if (/^--(?:command|execute|query)=/.test(a)) sql.push(a.slice(a.indexOf("=") + 1));
+    });
+    // sqlite3 and duckdb take the SQL as the argument after the database file.
+    if (sql.length === 0 && /^(?:sqlite3?|duckdb)$/.test(program)) {
+      const positional = args.filter((a) => !a.startsWith("-"));
+      if (positional[1] !== undefined) sql.push(positional[1]);
+    }
+    for (const text of sql) for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
+    return;
+  }
+  if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
+  if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
+  if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
+  if (LOCAL_WRITES.has(program)) return push(W, program);
+}
+
+/** The first `n` non-option words after the program (options that take a value skip it). */
+function subcommands(program: string, args: readonly string[], n = 2): string[] {
+  const flags = VALUE_FLAGS[program === "oc" ? "kubectl" : program === "podman" || program === "nerdctl" ? "docker" : program];
+  const out: string[] = [];
+  for (let k = 0; k < args.length && out.length < n; k++) {
+    const a = args[k]!;
+    if (a.startsWith("-")) {
+      if (flags?.has(a)) k++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** The words after the leading options (and their values). */
+function afterOptions(args: readonly string[], valueFlags: ReadonlySet<string>): string[] {
+  let k = 0;
+  while (k < args.length && args[k]!.startsWith("-")) k += valueFlags.has(args[k]!) ? 2 : 1;
+  return args.slice(k);
+}
+
+function basename(word: string): string {
+  const slash = word.lastIndexOf("/");
+  return slash >= 0 ? word.slice(slash + 1) : word;
+}
+
+/**
+ * Splits a command line into simple commands of words: quotes group, `;`, `&&`, `||`,
+ * `|`, `&`, newlines, parentheses, backticks and `$(` separate. Good enough to read what
+ * a plan asks a shell to do; not a shell.
+ */
+export function splitCommands(text: string): string[][] {
+  const commands: string[][] = [];
+  let words: string[] = [];
+  let word = "";
+  let inWord = false;
+  const endWord = () => {
+    if (inWord) words.push(word);
+    word = "";
+    inWord = false;
+  };
+  const endCommand = () => {
+    endWord();
+    if (words.length) commands.push(words);
+    words = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      const close = text.indexOf(c, i + 1);
+      const end = close < 0 ? text.length : close;
+      word += text.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === "\\" && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (c === " " || c === "\t") {
+      endWord();
+    } else if (c === ";" || c === "|" || c === "&" || c === "\n" || c === "(" || c === ")" || c === "`" || c === "{" || c === "}") {
+      endCommand();
+    } else if (c === "$" && text[i + 1] === "(") {
+      endCommand();
+      i++;
+    } else if (c === "#" && !inWord) {
+      const nl = text.indexOf("\n", i);
+      i = nl < 0 ? text.length : nl - 1;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  endCommand();
+  return commands;
+}

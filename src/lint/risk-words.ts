@@ -1,0 +1,109 @@
+/**
+ * What a tool's name and description say it does: `payments.refund`, `book_flight` and
+ * "Sends an email" name an action; `refunds.list`, `payment_status` and "Drafts an email
+ * but does not send it" do not. Only the verb position counts (the first word of a
+ * snake_case id or of the description, the last segment of a dotted id), so nouns such
+ * as "address book" or "style transfer" stay nouns. A heuristic: medium confidence.
+ */
+import type { Risk } from "../ir.js";
+
+export type ActionClass = "payment" | "message" | "publish" | "deploy" | "delete" | "booking";
+
+export interface ToolAction {
+  cls: ActionClass;
+  risk: Risk;
+  word: string;
+  /** Where the word was found. */
+  where: "id" | "description";
+}
+
+const CLASS_RISK: Record<ActionClass, Risk> = { payment: "external", message: "external", publish: "external", deploy: "external", delete: "write", booking: "external" };
+
+// Base forms (and a few nouns that name the action) by class.
+const VERBS: Record<string, ActionClass> = {
+  refund: "payment", pay: "payment", payment: "payment", payout: "payment", charge: "payment", transfer: "payment", purchase: "payment", buy: "payment", wire: "payment", sell: "payment", credit: "payment", debit: "payment",
+  send: "message", notify: "message",
+  publish: "publish", tweet: "publish", post: "publish", share: "publish", announce: "publish",
+  deploy: "deploy", rollout: "deploy", promote: "deploy",
+  delete: "delete", remove: "delete", destroy: "delete", purge: "delete", wipe: "delete", erase: "delete", drop: "delete",
+  book: "booking", reserve: "booking", order: "booking",
+};
+// Words that only name an action when it is plainly about money.
+const NEEDS_MONEY = new Set(["charge", "transfer", "wire", "credit", "debit"]);
+// Words that are nouns (or harmless verbs: "removes the background") as often as actions: never
+// read from a description, and `remove`/`drop` only as the last segment of a dotted id (`fs.remove`).
+const ID_ONLY = new Set(["post", "order", "drop", "remove", "share"]);
+const DOTTED_ONLY = new Set(["remove", "drop"]);
+// Generic verbs that make the other segments of an id the action's object: `stripe.refunds.create`.
+const ACT_WORDS = new Set(["create", "make", "issue", "process", "execute", "submit", "initiate", "new", "add", "do", "perform", "run", "start"]);
+const MONEY = /\b(?:money|funds?|payments?|pay|card|bank|accounts?|amount|currency|invoices?|customers?|refunds?|wallet|balance|usd|eur|gbp|\$)\b|\$\d/i;
+
+// Segments that make a tool a look-up whatever else its name says (`refunds.list`).
+const READ_WORDS = new Set(
+  ("get list search find read fetch lookup look query status check view show describe estimate preview draft drafts calc calculate " +
+    "calculator validate validator verify history info details summary count simulate simulator quote quotes dry dryrun sandbox " +
+    "test mock fake analyze analyse analyzer inspect audit report reports lint diff plan planner suggest recommend parse parser " +
+    "format formatter translate translator detect detector classify classifier extract extractor render template templates log logs " +
+    // Tools named after what they look up: `kb.refund_policy`, `payments.docs`.
+    "policy policies doc docs documentation faq guide handbook terms catalog catalogue schema spec")
+    .split(" "),
+);
+
+// Lead-ins before a description's verb: "Tool to send ...", "Allows the agent to refund ...".
+const LEAD_IN = /^(?:this tool |the tool |a tool |tool (?:that |to |which )|used to |use (?:this |it )?to |allows? (?:you |users |the (?:agent|user|model) )?to |lets? (?:you |users )?|can |will |helps? (?:you )?)/i;
+
+/** The actions a tool's id and description name, strongest first; empty for look-ups. */
+export function toolActions(id: string, description: string | undefined): ToolAction[] {
+  const out: ToolAction[] = [];
+  const money = MONEY.test(id.replace(/[._-]/g, " ")) || (description !== undefined && MONEY.test(description));
+  const segments = id
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (segments.length > 0 && !segments.some((s) => READ_WORDS.has(s))) {
+    // Verb-first ids (`send_email`, `book_flight`) and noun.verb ids (`payments.refund`, `hotel.book`).
+    const dotted = id.includes(".") || id.includes("/");
+    // In `slack.post_message` the verb opens the last dotted part.
+    const lastPart = id.split(/[./]/).pop()!.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    const ends = dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
+    const candidates = segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
+    for (const [k, s] of candidates.entries()) {
+      const w = idBase(s);
+      const cls = VERBS[w];
+      if (!cls || (NEEDS_MONEY.has(w) && !money)) continue;
+      if (DOTTED_ONLY.has(w) && !(dotted && k <= 1)) continue;
+      // "post_process_image" post-processes; it posts nothing.
+      if (w === "post" && /^process/.test(segments[segments.indexOf(s) + 1] ?? "")) continue;
+      out.push({ cls, risk: CLASS_RISK[cls], word: s, where: "id" });
+      break;
+    }
+  }
+  if (description) {
+    const lead = description.trim().replace(LEAD_IN, "");
+    const m = /^([A-Za-z]+)/.exec(lead);
+    const w = m ? base(m[1]!.toLowerCase()) : "";
+    const cls = VERBS[w];
+    if (cls && !ID_ONLY.has(w) && !(NEEDS_MONEY.has(w) && !money) && !READ_WORDS.has(w)) {
+      out.push({ cls, risk: CLASS_RISK[cls], word: m![1]!, where: "description" });
+    }
+  }
+  return out;
+}
+
+/** An id segment's base form: itself or its singular (`refunds` → `refund`), never a guess at a tense. */
+function idBase(segment: string): string {
+  return segment in VERBS ? segment : segment.endsWith("s") && segment.slice(0, -1) in VERBS ? segment.slice(0, -1) : segment;
+}
+
+/** The base form of a verb or noun: "sends" → "send", "refunded" → "refund", "payments" → "payment". */
+function base(word: string): string {
+  if (word in VERBS) return word;
+  for (const [suffix, repl] of [["ies", "y"], ["es", ""], ["s", ""], ["ed", ""], ["ing", ""], ["ed", "e"], ["ing", "e"], ["d", ""]] as const) {
+    if (word.endsWith(suffix)) {
+      const w = word.slice(0, -suffix.length) + repl;
+      if (w in VERBS) return w;
+    }
+  }
+  return word;
+}

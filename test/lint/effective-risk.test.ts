@@ -1,0 +1,239 @@
+/**
+ * Effective risk as a reviewer reads a step: what its arguments and tools will do. Each
+ * case is one step compiled by the real compiler; the table pins the inferred risk, whether
+ * it destroys something and the reason, and the false positives a careful reviewer would
+ * not raise (a SELECT that mentions `deleted`, `git push --dry-run`, `kubectl get`, a
+ * description that says "does not send").
+ */
+import { describe, expect, it } from "vitest";
+import { EffectiveRisk } from "../../src/lint/effective-risk.js";
+import { PlanGraph } from "../../src/lint/graph.js";
+import { commandEffects } from "../../src/lint/risk-shell.js";
+import { sqlEffects } from "../../src/lint/risk-sql.js";
+import { toolActions } from "../../src/lint/risk-words.js";
+import { compileYaml } from "./rules-tester.js";
+
+function stepRisk(tools: string, step: string) {
+  const result = compileYaml(`planspec: 1\nname: case\ngoal: One step.\ntools: ${tools}\nsteps:\n  s:\n${step.replace(/^/gm, "    ")}\n`);
+  const ir = result.ir!;
+  const risk = new EffectiveRisk(ir, new PlanGraph(ir));
+  const node = ir.nodes[0]!;
+  const s = risk.of(node);
+  return { risk: s.risk, destructive: s.destructive, reasons: s.signals.map((g) => g.reason), impacts: s.impacts.map((i) => i.impact), cause: risk.cause(node, s.risk) };
+}
+
+const SQL_TOOL = "{ db.query: { risk: read, description: Run a SQL statement against the warehouse } }";
+const SHELL = "{ shell.run: { risk: read, description: Run a diagnostic shell command } }";
+const runSql = (sql: string) => stepRisk(SQL_TOOL, `kind: read\ngoal: Run the statement\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`);
+const runCommand = (command: string) => stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`);
+
+describe("SQL in arguments", () => {
+  it.each([
+    ["DROP TABLE orders CASCADE", "write", true, "`DROP TABLE`"],
+    ["TRUNCATE TABLE sessions", "write", true, "`TRUNCATE`"],
+    ["delete from orders where created_at < now() - interval '1 year'", "write", true, "`DELETE FROM`"],
+    ["UPDATE orders SET status = 'void' WHERE id = 7", "write", false, "`UPDATE`"],
+    ["UPDATE orders SET status = 'void'", "write", true, "`UPDATE`"],
+    ["INSERT INTO audit (x) VALUES (1)", "write", false, "`INSERT INTO`"],
+    ["ALTER TABLE orders DROP COLUMN note", "write", true, "`ALTER TABLE ... DROP`"],
+    ["GRANT SELECT ON orders TO analyst", "write", false, "`GRANT`"],
+    ["WITH old AS (SELECT id FROM orders) DELETE FROM orders USING old", "write", true, "`DELETE FROM`"],
+    ["SELECT 1; DROP TABLE users", "write", true, "`DROP TABLE`"],
+  ])("%s", (sql, risk, destructive, what) => {
+    const r = runSql(sql);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.sql\``);
+    expect(r.cause?.path).toEqual(["with", "sql"]);
+  });
+
+  it.each([
+    "SELECT count(*) FROM orders WHERE deleted = false",
+    "SELECT * FROM audit WHERE action = 'DROP TABLE orders'",
+    "SELECT id FROM orders FOR UPDATE",
+    "-- DELETE FROM orders\nSELECT 1",
+    "EXPLAIN DELETE FROM orders",
+    'SELECT "delete" FROM t',
+  ])("reads: %s", (sql) => {
+    expect(runSql(sql).risk).toBe("read");
+  });
+
+  it("a search query that mentions deleting is prose, not SQL", () => {
+    expect(sqlEffects("how to delete from git history", "weak")).toEqual([]);
+    expect(sqlEffects("delete from orders where id = 1", "weak")).toHaveLength(1);
+    expect(sqlEffects("Update the docs for the orders table", "none")).toEqual([]);
+  });
+
+  it("an LLM prompt quoting SQL does not run it", () => {
+    const r = stepRisk("{ llm.ask: { risk: read, description: Ask the model a question } }", 'kind: analyze\ngoal: Explain the statement\ntool: llm.ask\nwith: { question: "DROP TABLE orders CASCADE" }');
+    expect(r.risk).toBe("read");
+  });
+});
+
+describe("shell commands in arguments", () => {
+  it.each([
+    ["rm -rf /var/log/app/*", "write", true, "`rm -rf`"],
+    ["sudo rm -r /tmp/x", "write", true, "`rm -r`"],
+    ["kubectl --context prod -n payments delete pod x", "external", true, "`kubectl delete`"],
+    ["kubectl apply -f deploy.yaml", "external", false, "`kubectl apply`"],
+    ["kubectl scale deploy/api --replicas=0", "external", false, "`kubectl scale`"],
+    ["helm upgrade api ./chart", "external", false, "`helm upgrade`"],
+    ["helm uninstall api", "external", true, "`helm uninstall`"],
+    ["terraform apply -auto-approve", "external", false, "`terraform apply`"],
+    ["terraform destroy", "external", true, "`terraform destroy`"],
+    ["git push origin main", "external", false, "`git push`"],
+    ["git push --force origin main", "external", true, "`git push --force`"],
+    ["gh pr create --fill", "external", false, "`gh pr create`"],
+    ["gh release create v1.2.0", "external", false, "`gh release create`"],
+    ["docker push registry/app:1", "external", false, "`docker push`"],
+    ["docker rm -f app", "write", true, "`docker rm`"],
+    ["cd app && npm publish", "external", false, "`npm publish`"],
+    ['bash -c "rm -rf build"', "write", true, "`rm -rf`"],
+    ['ssh ops@db1 "systemctl stop postgresql"', "write", false, "`systemctl stop`"],
+    ['psql -c "DROP DATABASE shop"', "write", true, "`psql DROP DATABASE`"],
+    ["curl -X POST https://hooks.example.com/x -d '{}'", "external", false, "`curl -X POST`"],
+    ["find /data -name '*.tmp' -delete", "write", true, "`find -delete`"],
+  ])("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "git push --dry-run origin main",
+    "git push -n origin main",
+    "kubectl get pods -n payments",
+    "kubectl delete pod x --dry-run=client",
+    "helm template api ./chart",
+    "terraform plan -out plan.bin",
+    "docker ps -a",
+    "echo 'rm -rf /'",
+    "du -sh /var/log | sort -rh",
+    "git log --oneline -5 && git status",
+    "curl -s https://status.example.com",
+    "aws s3 cp s3://bucket/report.csv ./report.csv",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it("an argv array is one command", () => {
+    const r = stepRisk("{ proc.spawn: { risk: read } }", 'kind: read\ngoal: Spawn it\ntool: proc.spawn\nwith: { argv: [kubectl, delete, namespace, staging] }');
+    expect([r.risk, r.destructive]).toEqual(["external", true]);
+  });
+
+  it("a command in an interpolated string keeps its shape", () => {
+    const r = stepRisk(SHELL, 'kind: read\ngoal: Clean the directory\ntool: shell.run\nwith: { command: "rm -rf ${{ inputs.dir }}" }\n'.replace("inputs.dir", "run.id"));
+    expect(r.destructive).toBe(true);
+  });
+
+  it("production targets are named", () => {
+    expect(commandEffects("kubectl --context prod-eu-1 delete pod x")[0]?.production).toBe("prod-eu-1");
+    expect(commandEffects("kubectl --context staging delete pod x")[0]?.production).toBeUndefined();
+    expect(commandEffects("kubectl -n products delete pod x")[0]?.production).toBeUndefined();
+  });
+});
+
+describe("HTTP methods", () => {
+  const HTTP = "{ http.request: { risk: read, description: Make an HTTP request } }";
+  it.each([
+    ["POST", "external", false],
+    ["delete", "external", true],
+    ["GET", "read", false],
+    ["HEAD", "read", false],
+  ])("method %s", (method, risk, destructive) => {
+    const r = stepRisk(HTTP, `kind: read\ngoal: Call the API\ntool: http.request\nwith: { url: "https://api.example.com/v1/items", method: ${method} }`);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+});
+
+describe("tool names, descriptions and annotations", () => {
+  it.each([
+    ["payments.refund", undefined, "payment"],
+    ["book_flight", "Book a flight for a specific date", "booking"],
+    ["send_email", undefined, "message"],
+    ["daily_bill_payment", "Pay a specific bill", "payment"],
+    ["crm.sync", "Sends the changed contacts to the CRM", "message"],
+    ["stripe.refunds.create", undefined, "payment"],
+    ["fs.remove", undefined, "delete"],
+  ])("%s names an action", (id, description, cls) => {
+    expect(toolActions(id, description)[0]?.cls).toBe(cls);
+  });
+
+  it.each([
+    ["refunds.list", undefined],
+    ["payment_status", "Get the status of a payment"],
+    ["Image Style Transfer", "Applies the visual style of one image to another"],
+    ["borrow_book_online", "Borrow a specific book from a specific library"],
+    ["email.draft", "Drafts an email but does not send it"],
+    ["mailer.preview", "Does not send: renders the email for review"],
+    ["Text-to-Image", "Generates an image based on a given text description."],
+    ["post_process_image", "Sharpens an image"],
+    ["remove_background", "Removes the background of an image"],
+    ["battery.charge_level", "Reports the charge level of the battery"],
+  ])("%s is a look-up or a transformation", (id, description) => {
+    expect(toolActions(id, description)).toEqual([]);
+  });
+
+  it("annotations are structural facts (high confidence)", () => {
+    const r = stepRisk("{ db.admin: { risk: read, annotations: { destructiveHint: true } } }", "kind: read\ngoal: Tidy the tables\ntool: db.admin");
+    expect([r.risk, r.destructive, r.cause?.confidence]).toEqual(["write", true, "high"]);
+    const open = stepRisk("{ web.post: { risk: read, annotations: { readOnlyHint: false, openWorldHint: true } } }", "kind: read\ngoal: Tell the world\ntool: web.post");
+    expect(open.risk).toBe("external");
+    // A read-only annotation outweighs a name that sounds like an action.
+    const ro = stepRisk("{ payments.refund: { risk: read, annotations: { readOnlyHint: true } } }", "kind: read\ngoal: Preview the refund\ntool: payments.refund");
+    expect(ro.risk).toBe("read");
+    expect(stepRisk("{ payments.refund: { risk: read } }", "kind: read\ngoal: Preview the refund\ntool: payments.refund").risk).toBe("external");
+  });
+
+  it("a step without a tool runs nothing, whatever its arguments say", () => {
+    expect(stepRisk("{}", 'kind: decide\ngoal: Decide what to run\nwith: { command: "rm -rf /" }').risk).toBe("read");
+  });
+});
+
+describe("tool ids in their usual shapes", () => {
+  it.each([
+    ["slack.post_message", "publish"],
+    ["chat.postMessage", "publish"],
+    ["memory.delete_entities", "delete"],
+  ])("%s", (id, cls) => expect(toolActions(id, undefined)[0]?.cls).toBe(cls));
+
+  it.each(["kb.refund_policy", "payments.docs", "github.create_pull_request", "fs.read_file"])("%s names no action", (id) => {
+    expect(toolActions(id, undefined)).toEqual([]);
+  });
+});
+
+describe("hostile input", () => {
+  it("no command, SQL text or tool name makes the analysis throw", async () => {
+    const fc = await import("fast-check");
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.array(fc.constantFrom("rm", "-rf", "kubectl", "delete", "git", "push", "'", '"', ";", "&&", "|", "$(", ")", "bash", "-c", "ssh", "DROP", "TABLE", "WITH", "(", "--", "/*", "x"), { maxLength: 12 }).map((w) => w.join(" ")),
+    );
+    fc.assert(
+      fc.property(text, fc.constantFrom<"strong" | "weak" | "none">("strong", "weak", "none"), (s, ctx) => {
+        commandEffects(s);
+        sqlEffects(s, ctx);
+        toolActions(s, s);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(toolActions("工具", "发送邮件")).toEqual([]);
+  });
+});
+
+describe("large input stays linear", () => {
+  it("a long SQL text full of dollar signs and quotes is read in one pass", () => {
+    const s = `DELETE FROM t WHERE a = ${"$x$ ".repeat(20000)}`;
+    expect(sqlEffects(s, "strong")[0]?.what).toBe("`DELETE FROM`");
+    expect(sqlEffects(`SELECT $body$ DROP TABLE x $body$`, "strong")).toEqual([]);
+    expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
+  });
+});
+
+describe("redirects", () => {
+  it.each([
+    ["echo ok > /etc/app/flag", "`> /etc/app/flag`"],
+    ["date >>/var/log/app.log", "`>>/var/log/app.log`"],
+  ])("%s writes a file", (c, what) => expect(commandEffects(c).map((e) => e.what)).toEqual([what]));
+
+  it.each(["make check > /dev/null 2>&1", "grep 'a>b' notes.txt", "ls 2>/dev/null"])("%s writes nothing", (c) => expect(commandEffects(c)).toEqual([]));
+});
