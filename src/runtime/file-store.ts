@@ -74,11 +74,13 @@ export class FileStore implements Store {
   }
 
   async readStateRaw(): Promise<unknown> {
-    this.removeTempFiles();
     return JSON.parse(readFileSync(this.path("state.json"), "utf8"));
   }
 
-  /** Temp files left by a process killed mid-write are garbage: the rename never happened. */
+  /**
+   * Temp files left by a process killed mid-write are garbage: the rename never happened.
+   * Removed only by the lock holder: a reader must never touch a live writer's files.
+   */
   private removeTempFiles(): void {
     for (const dir of [this.dir, this.path("artifacts")]) {
       if (!existsSync(dir)) continue;
@@ -216,6 +218,7 @@ export class FileStore implements Store {
   async lock(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
     acquireLock(this.path("lock"));
+    this.removeTempFiles();
   }
 
   async unlock(): Promise<void> {
