@@ -118,7 +118,7 @@ export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undef
 /** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
 export function userError(err: unknown): never {
   const name = (err as Error)?.name;
-  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError"].includes(name)) {
+  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError", "IntegrityError"].includes(name)) {
     throw new UsageError((err as Error).message);
   }
   throw err;

@@ -13,7 +13,8 @@ import { loadState } from "./migrations.js";
 import { secretValues } from "./redact.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
-import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { planHash } from "../compiler/canonical.js";
+import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 
 export interface SessionOptions {
@@ -160,6 +161,12 @@ export async function loadRun(store: Store): Promise<{ state: RunState; plan: Pl
   const plan = await store.readPlan(state.revision);
   if (plan.planHash !== state.planHash) {
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
+  }
+  // The plan's own planHash field proves nothing about its content: hash the content.
+  const actual = planHash(plan);
+  if (actual !== state.planHash) {
+    const file = state.revision === 0 ? "plan.ir.json" : `revisions/${state.revision}.ir.json`;
+    throw new IntegrityError(`${store.location}/${file} was edited outside planspec (its content hashes to ${actual.slice(0, 12)}, the run recorded ${state.planHash.slice(0, 12)}); record a change with planspec revise, or start a new run`);
   }
   return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
 }

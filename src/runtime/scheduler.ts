@@ -12,7 +12,8 @@ import { envFor, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
 import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
-import { transition, type RunStatus } from "./states.js";
+import { resetNode, transition, type RunStatus } from "./states.js";
+import { resolveHint, ResultLostError, runRef } from "./recorded.js";
 import { PermanentStepError } from "./step.js";
 import { nowIso, type NodeState, type RunState, type Store } from "./store.js";
 
@@ -238,6 +239,10 @@ export class Scheduler implements OutputSource {
     const st = this.ns(i);
     if (st.status !== "pending" && st.status !== "failed") return undefined;
     const retry = st.status === "failed";
+    if (st.awaiting?.kind === "resolve") {
+      this.parked++;
+      return undefined;
+    }
     if (!retry) {
       if (node.dependsOn.length > 0 && node.dependsOn.every((d) => this.state.nodes[d]?.status === "skipped")) {
         this.skip(i, "all its needs were skipped");
@@ -260,6 +265,7 @@ export class Scheduler implements OutputSource {
       return undefined;
     }
     st.awaiting = undefined;
+    if (key !== undefined) st.idempotencyKey = key;
     this.move(i, "running");
     return { i, env, key };
   }
@@ -332,10 +338,24 @@ export class Scheduler implements OutputSource {
         this.dirty.add(node.id);
         this.parked++;
         this.opts.emit("judge.requested", { node: node.id, criterion: c.criterion });
+      } else if (c.error instanceof ResultLostError) {
+        this.hold(c.i, c.error);
       } else {
         this.fail(c.i, c.error);
       }
     }
+  }
+
+  /** A keyed step whose recorded result is lost: back to pending, parked until a person resolves it. */
+  private hold(i: number, err: ResultLostError): void {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    resetNode(st);
+    st.awaiting = { kind: "resolve", since: nowIso(), key: err.key };
+    this.dirty.add(node.id);
+    this.parked++;
+    this.opts.emit("node.reset", { node: node.id, from: "running", reason: `its recorded result is lost: ${err.message}` });
+    this.opts.emit("result.lost", { node: node.id, key: err.key, problem: err.message });
   }
 
   private fail(i: number, err: unknown): void {
@@ -374,10 +394,7 @@ export class Scheduler implements OutputSource {
 
   private outcome(): RunOutcome {
     if (this.stopping) return this.stopping;
-    if (this.parked > 0) {
-      const waiting = this.nodes.filter((n) => this.state.nodes[n.id]!.awaiting).map((n) => n.id);
-      return { status: "paused", reason: `waiting for a decision on ${waiting.map((w) => `"${w}"`).join(", ")}` };
-    }
+    if (this.parked > 0) return { status: "paused", reason: pausedReason(this.nodes, this.state, this.store) };
     if (this.rejected) return { status: "failed", reason: this.rejected };
     const open = this.nodes.find((n) => {
       const s = this.state.nodes[n.id]!.status;
@@ -386,4 +403,17 @@ export class Scheduler implements OutputSource {
     if (open) return { status: "failed", reason: `step "${open.id}" could not run` };
     return { status: "done" };
   }
+}
+
+/** Why a run is paused, in one line: the steps waiting for a decision, and what settles the others. */
+function pausedReason(nodes: readonly IRNode[], state: RunState, store: Store): string {
+  const parts: string[] = [];
+  const deciding = nodes.filter((n) => ["approval", "judge"].includes(state.nodes[n.id]!.awaiting?.kind ?? "")).map((n) => `"${n.id}"`);
+  if (deciding.length > 0) parts.push(`waiting for a decision on ${deciding.join(", ")}`);
+  for (const n of nodes) {
+    const kind = state.nodes[n.id]!.awaiting?.kind;
+    if (kind === "resolve") parts.push(`step "${n.id}" had its effect but its recorded result is missing or altered: check, then ${resolveHint(store, n.id)}`);
+    else if (kind === "refine") parts.push(`refine this phase: "${n.id}" has no sub-steps yet; run planspec refine ${runRef(store)} ${n.id}`);
+  }
+  return parts.join("; ");
 }

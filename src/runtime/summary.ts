@@ -35,6 +35,8 @@ function note(node: IRNode, st: NodeState): string {
   if (st.awaiting?.kind === "approval") return `needs approval${node.approval?.approvers.length ? ` by ${node.approval.approvers.join(" or ")}` : ""}`;
   if (st.awaiting?.kind === "judge") return `needs a person to judge: ${st.awaiting.criterion ?? ""}`;
   if (st.awaiting?.kind === "interrupted") return "interrupted mid-call";
+  if (st.awaiting?.kind === "resolve") return "had its effect, but its recorded result is missing or altered: planspec resolve RUN STEP --rerun | --adopt RESULT.json";
+  if (st.awaiting?.kind === "refine") return "refine this phase: planspec refine RUN STEP";
   if (st.status === "failed") return st.lastError ?? "";
   if (st.status === "skipped") return st.skipReason ?? "";
   if (st.decision) return `${st.decision.decision} by ${st.decision.by}`;
