@@ -48,6 +48,12 @@ function describe(e: RunEvent): string | undefined {
       return `${String(d.node)}: result adopted from idempotency record (tool not called)`;
     case "node.reset":
       return `${String(d.node)}: reset to pending (${String(d.reason)})`;
+    case "approval.voided":
+      return `${String(d.node)}: approval by ${String(d.by)} is void: ${String(d.reason)}`;
+    case "artifact.restored":
+      return `${String(d.node)}: lost result artifact restored from its idempotency record`;
+    case "result.lost":
+      return `${String(d.node)}: had its effect, but its recorded result is lost: ${String(d.problem)}`;
     case "node.adopted":
       return `${String(d.node)}: interrupted call adopted from its idempotency record`;
     case "limit":

@@ -1,5 +1,7 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
 import type { PlanIR } from "../ir.js";
+import { actionBinding } from "./binding.js";
+import { envFor, outputSource } from "./env.js";
 import { loadRun, openRun } from "./run.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type RunState } from "./store.js";
@@ -48,11 +50,18 @@ export async function decide(
       if (approvers.length > 0 && !approvers.includes(by)) {
         throw new DecisionError(`"${by}" may not decide step "${step}": its approvers are ${approvers.join(", ")}`);
       }
+      // What the step will do is known only once its needs are done: decide it then.
+      const unmet = node.dependsOn.filter((d) => !["done", "skipped"].includes(state.nodes[d]?.status ?? ""));
+      if (unmet.length > 0) {
+        throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
+      }
+      if (decision === "approved") record.binding = actionBinding(node, await envFor(node, outputSource(state, store)), state);
       st.decision = record;
+      delete st.awaiting;
     } else {
       throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
     }
-    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}) });
+    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
     await store.writeState(state);
     await store.syncEvents();
     return { kind, state, plan };

@@ -5,7 +5,7 @@
  * returned" (the given result is stored, recorded under the key, and the step is done).
  */
 import { DecisionError } from "./decide.js";
-import { envFor } from "./env.js";
+import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
 import { inlineCopy } from "./recorded.js";
 import { loadRun, openRun } from "./run.js";
@@ -29,8 +29,7 @@ export async function resolveStep(run: string | Store, step: string, resolution:
     }
     let key = st.awaiting?.key ?? st.idempotencyKey;
     if (key === undefined && node.idempotencyKey !== undefined) {
-      const src = { inputs: state.inputs, runId: state.runId, status: (id: string) => state.nodes[id]?.status, output: async (id: string) => (state.nodes[id]?.outputRef ? store.getArtifact(state.nodes[id]!.outputRef!) : null) };
-      key = evaluateKey(node, await envFor(node, src));
+      key = evaluateKey(node, await envFor(node, outputSource(state, store)));
     }
     let resultRef: string | undefined;
     if (key !== undefined) await store.forgetIdempotency(key);

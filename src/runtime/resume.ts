@@ -5,7 +5,8 @@
  * for a person (write/external without a record); failed steps get a fresh start.
  */
 import type { IRNode, PlanIR } from "../ir.js";
-import { envFor } from "./env.js";
+import { inputsRead } from "./binding.js";
+import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
 import { recordedResult } from "./recorded.js";
 import { resetNode, transition } from "./states.js";
@@ -65,15 +66,7 @@ export async function checkForResume(
 
   const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
   const byId = new Map(plan.nodes.map((n) => [n.id, n]));
-  const src = {
-    inputs: state.inputs,
-    runId: state.runId,
-    status: (id: string) => state.nodes[id]?.status,
-    output: async (id: string) => {
-      const ref = state.nodes[id]?.outputRef;
-      return ref ? store.getArtifact(ref) : null;
-    },
-  };
+  const src = outputSource(state, store);
   const records = await store.readIdempotency();
   /** The key a step used (recorded when it started; evaluated for states of older versions). */
   const keyOf = async (node: IRNode): Promise<string | undefined> => {
@@ -145,11 +138,8 @@ export async function checkForResume(
   return report;
 }
 
-/** Whether a node's expressions mention one of `names` as `inputs.<name>`. */
+/** Whether a node's expressions mention one of `names` as `inputs.<name>` (or read inputs in a way that hides the name). */
 function readsInputs(node: IRNode, names: ReadonlySet<string>): boolean {
-  const text = JSON.stringify([node.with, node.when, node.idempotencyKey, node.forEach, node.repeat, node.success]);
-  for (const m of text.matchAll(/\binputs\s*\.\s*([A-Za-z_][\w-]*)|\binputs\s*\[\s*\\?["']([^"'\\]+)/g)) {
-    if (names.has(m[1] ?? m[2] ?? "")) return true;
-  }
-  return false;
+  const read = inputsRead(node);
+  return read === undefined || [...names].some((n) => read.has(n));
 }

@@ -15,7 +15,8 @@ import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
 import { resetNode, transition, type RunStatus } from "./states.js";
 import { resolveHint, ResultLostError, runRef } from "./recorded.js";
 import { PermanentStepError } from "./step.js";
-import { nowIso, type NodeState, type RunState, type Store } from "./store.js";
+import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
+import { actionBinding } from "./binding.js";
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -50,6 +51,7 @@ export class Scheduler implements OutputSource {
   private running = 0;
   private parked = 0;
   private rejected: string | undefined;
+  private decisionEvents: Promise<RunEvent[]> | undefined;
   private stopping: RunOutcome | undefined;
   private wakeResolve: (() => void) | undefined;
   private woken = false;
@@ -248,7 +250,7 @@ export class Scheduler implements OutputSource {
         this.skip(i, "all its needs were skipped");
         return undefined;
       }
-      if (node.approval?.required && !this.gate(i)) return undefined;
+      if (node.approval?.required && !(await this.gate(i))) return undefined;
     }
     const env = await envFor(node, this);
     let key: string | undefined;
@@ -270,12 +272,19 @@ export class Scheduler implements OutputSource {
     return { i, env, key };
   }
 
-  /** The approval gate: true when the step may start now. */
-  private gate(i: number): boolean {
+  /** The approval gate: true when the step may start now. An approval for something else than what the step will do now is void. */
+  private async gate(i: number): Promise<boolean> {
     const node = this.nodes[i]!;
     const st = this.ns(i);
     const d = st.decision;
-    if (d?.decision === "approved") return true;
+    if (d?.decision === "approved") {
+      const problem = await this.approvalProblem(node, d);
+      if (problem === undefined) return true;
+      delete st.decision;
+      st.awaiting = undefined;
+      this.dirty.add(node.id);
+      this.opts.emit("approval.voided", { node: node.id, by: d.by, reason: problem });
+    }
     if (d?.decision === "rejected") {
       this.rejected ??= `step "${node.id}" was rejected by ${d.by}${d.note ? `: ${d.note}` : ""}`;
       this.skip(i, `rejected by ${d.by}`);
@@ -294,6 +303,17 @@ export class Scheduler implements OutputSource {
     }
     this.parked++;
     return false;
+  }
+
+  /** Why an approval does not hold for what the step will do now; undefined when it does. */
+  private async approvalProblem(node: IRNode, d: Decision): Promise<string | undefined> {
+    this.decisionEvents ??= this.store.readEvents().then((events) => events.filter((e) => e.type === "approval" && e.data.kind === "approval"));
+    const recorded = (await this.decisionEvents).some((e) => e.data.node === node.id && e.data.decision === d.decision && e.data.by === d.by && e.data.binding === d.binding);
+    if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
+    if (actionBinding(node, await envFor(node, this), this.state) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads) changed since it was approved; approve it again";
+    }
+    return undefined;
   }
 
   private async execute(l: Launch): Promise<void> {
