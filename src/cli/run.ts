@@ -48,6 +48,8 @@ function describe(e: RunEvent): string | undefined {
       return `${String(d.node)}: result adopted from idempotency record (tool not called)`;
     case "node.reset":
       return `${String(d.node)}: reset to pending (${String(d.reason)})`;
+    case "refine.requested":
+      return `${String(d.node)}: refine this phase: ${String(d.command)}`;
     case "approval.voided":
       return `${String(d.node)}: approval by ${String(d.by)} is void: ${String(d.reason)}`;
     case "artifact.restored":

@@ -61,6 +61,7 @@ export async function decide(
     } else {
       throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
     }
+    state.reason = `step "${step}" ${decision} by ${by}: resume to ${decision === "approved" ? "continue" : "apply the decision"}`;
     store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
     await store.writeState(state);
     await store.syncEvents();

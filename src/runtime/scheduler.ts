@@ -266,6 +266,16 @@ export class Scheduler implements OutputSource {
       this.stop({ status: "failed", reason: `step "${node.id}" failed: ${errorMessage(err)}` });
       return undefined;
     }
+    if (node.kind === "phase") {
+      // A phase is a placeholder for sub-steps: it must be refined, never "succeed" empty.
+      if (st.awaiting?.kind !== "refine") {
+        st.awaiting = { kind: "refine", since: nowIso() };
+        this.dirty.add(node.id);
+        this.opts.emit("refine.requested", { node: node.id, command: `planspec refine ${runRef(this.store)} ${node.id}` });
+      }
+      this.parked++;
+      return undefined;
+    }
     st.awaiting = undefined;
     if (key !== undefined) st.idempotencyKey = key;
     this.move(i, "running");
