@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
-import { collect, faultHook, positiveInt, progress, report, userError } from "./run.js";
+import { collect, faultHook, positiveInt, report, userError } from "./run.js";
+import { progress } from "./progress.js";
+import { useColor } from "./color.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
@@ -33,7 +35,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const { resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
-        const p = progress(io);
+        const p = progress(io, useColor(program, io, "stderr"));
         try {
           const r = await resumeRun(opened.store, {
             env: io.env,
