@@ -67,6 +67,19 @@ describe("approvals are bound to what they approved", () => {
     expect(readState(runDir(ws, "d")).nodes.send!.decision).toBeUndefined();
   });
 
+  it("approve send, then a revision changes what send does: the approval does not carry over, the run pauses again", () => {
+    const ws = workspace("mail.plan.yaml", MAIL);
+    expect(start(ws, "rev").code).toBe(3);
+    expect(planspec(ws, ["approve", "rev", "send", "--by", "ops"]).code).toBe(0);
+    writeFileSync(join(ws, "mail2.plan.yaml"), MAIL.replace('"\${{ inputs.recipient }}: ', '"cc attacker@evil.example, \${{ inputs.recipient }}: '));
+    const revised = planspec(ws, ["revise", "rev", "mail2.plan.yaml", "--reason", "add a cc", "--no-lint-gate"]);
+    expect(revised.code, revised.stderr).toBe(0);
+    const r = planspec(ws, ["resume", "rev"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(sent(ws)).toEqual([]);
+    expect(readState(runDir(ws, "rev")).nodes.send!.awaiting?.kind).toBe("approval");
+  });
+
   it("a decision for a gate the run has not reached is refused with one line", () => {
     const plan = MAIL.replace('with: { text: "all fine" }, output: report }', 'with: { text: "all fine" }, output: report, approval: { required: true } }');
     const ws = workspace("mail.plan.yaml", plan);
