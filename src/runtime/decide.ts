@@ -1,10 +1,10 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
-import type { PlanIR } from "../ir.js";
+import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
 import { loadRun, openRun } from "./run.js";
 import type { Store } from "./store.js";
-import { nowIso, type Decision, type RunState } from "./store.js";
+import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
 
 /** A decision that cannot be recorded (unknown step, no gate, not an approver, already decided). */
 export class DecisionError extends Error {
@@ -20,6 +20,29 @@ export interface DecideResult {
   plan: PlanIR;
 }
 
+export interface StepAt {
+  store: Store;
+  state: RunState;
+  plan: PlanIR;
+  node: IRNode;
+  st: NodeState;
+}
+
+/** Runs `fn` on `step` of a run (directory or store) under the run's lock: what a person's decision needs. */
+export async function atStep<T>(run: string | Store, step: string, fn: (at: StepAt) => Promise<T>): Promise<T> {
+  const store = typeof run === "string" ? openRun(run) : run;
+  await store.lock();
+  try {
+    const { state, plan } = await loadRun(store);
+    const node = plan.nodes.find((n) => n.id === step);
+    const st = state.nodes[step];
+    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+    return await fn({ store, state, plan, node, st });
+  } finally {
+    await store.unlock();
+  }
+}
+
 /** Records `decision` on `step` of a run (directory or store); the run continues on `resume`. */
 export async function decide(
   run: string | Store,
@@ -28,20 +51,14 @@ export async function decide(
   by: string,
   note?: string,
 ): Promise<DecideResult> {
-  const store = typeof run === "string" ? openRun(run) : run;
-  await store.lock();
-  try {
-    const { state, plan } = await loadRun(store);
-    const node = plan.nodes.find((n) => n.id === step);
-    const st = state.nodes[step];
-    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+  return atStep(run, step, async ({ store, state, plan, node, st }) => {
     const record: Decision = { decision, by, at: nowIso(), ...(note ? { note } : {}) };
     let kind: DecideResult["kind"];
     if (st.awaiting?.kind === "judge") {
       kind = "judge";
       st.judgeDecision = record;
     } else if (st.awaiting?.kind === "interrupted") {
-      throw new DecisionError(`step "${step}" was interrupted mid-call, not waiting for approval; resume with --rerun-interrupted to run it again`);
+      throw new DecisionError(`step "${step}" was interrupted mid-call, not waiting for approval; resume with --rerun-interrupted, or settle it with planspec resolve RUN ${step} --rerun | --adopt RESULT.json`);
     } else if (node.approval?.required) {
       kind = "approval";
       if (st.status !== "pending") throw new DecisionError(`step "${step}" is already ${st.status}`);
@@ -66,7 +83,5 @@ export async function decide(
     await store.writeState(state);
     await store.syncEvents();
     return { kind, state, plan };
-  } finally {
-    await store.unlock();
-  }
+  });
 }

@@ -4,11 +4,10 @@
  * (the record is forgotten, the step runs on resume) or "it happened; here is what it
  * returned" (the given result is stored, recorded under the key, and the step is done).
  */
-import { DecisionError } from "./decide.js";
+import { atStep, DecisionError } from "./decide.js";
 import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
 import { inlineCopy } from "./recorded.js";
-import { loadRun, openRun } from "./run.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type Store } from "./store.js";
 
@@ -16,13 +15,7 @@ export type Resolution = { choice: "rerun" } | { choice: "adopt"; result: unknow
 
 /** Records a person's resolution of `step`; the run continues on `resume`. */
 export async function resolveStep(run: string | Store, step: string, resolution: Resolution, by?: string): Promise<{ key?: string }> {
-  const store = typeof run === "string" ? openRun(run) : run;
-  await store.lock();
-  try {
-    const { state, plan } = await loadRun(store);
-    const node = plan.nodes.find((n) => n.id === step);
-    const st = state.nodes[step];
-    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+  return atStep(run, step, async ({ store, state, node, st }) => {
     const waits = st.awaiting?.kind;
     if (waits !== "resolve" && waits !== "interrupted") {
       throw new DecisionError(`step "${step}" is ${st.status} and waits for no resolution: resolve settles a keyed step whose recorded result is lost, or a step interrupted mid-call`);
@@ -53,7 +46,5 @@ export async function resolveStep(run: string | Store, step: string, resolution:
     await store.writeState(state);
     await store.syncEvents();
     return key !== undefined ? { key } : {};
-  } finally {
-    await store.unlock();
-  }
+  });
 }
