@@ -130,7 +130,10 @@ function unlinkIfSame(file: string, seen: LockInfo | "unreadable"): void {
 }
 
 function heldError(info: LockInfo | "unreadable" | undefined): LockHeldError {
-  return info && info !== "unreadable" ? new LockHeldError(info.pid, info.startedAt) : new LockHeldError(-1, "an unknown time (the lock file is unreadable)");
+  if (info && info !== "unreadable") return new LockHeldError(info.pid, info.startedAt);
+  const e = new LockHeldError(-1, "unknown");
+  e.message = `the run's lock file names no owner (left by an older planspec killed while taking it); it counts as stale ${UNREADABLE_GRACE_MS / 1000} s after it was written: retry then`;
+  return e;
 }
 
 /** Takes the lock at `file` or throws `LockHeldError`; returns true when a stale lock was taken over. */

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { readEvents, readState, tempDir } from "../runtime/helpers.js";
 import { fileLines, killHard, planspec, ROOT, startPlanspec, waitFor } from "../cli/run-helpers.js";
@@ -121,6 +121,32 @@ describe("one writer per run", () => {
     console.log(`[race] lock: ${N} processes x 6 rounds, holders per round: ${winners.join(",")}`);
     expect(winners).toEqual(winners.map(() => 1));
   }, 240_000);
+
+  it("a lock is stale only when its owner is gone: a live pid with another start time (pid reused) is taken over, the same start time is not", async () => {
+    const sleeper = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      await waitFor(() => existsSync(`/proc/${sleeper.pid}/stat`));
+      const stat = readFileSync(`/proc/${sleeper.pid}/stat`, "utf8");
+      const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+      const dir = tempDir("planspec-lock-");
+      const lock = join(dir, "lock");
+      const script = join(dir, "take.mjs");
+      writeFileSync(script, `import { acquireLock } from ${JSON.stringify(join(ROOT, "dist/runtime/lock.js"))};\ntry { console.log(acquireLock(${JSON.stringify(lock)}) ? "took over" : "fresh"); } catch (e) { console.log(e.message); process.exit(2); }\n`);
+      const take = () => spawnSync(process.execPath, [script], { encoding: "utf8" });
+      const owner = (s: string) => writeFileSync(lock, JSON.stringify({ pid: sleeper.pid, start: s, startedAt: new Date().toISOString(), host: hostname() }));
+      owner(start);
+      const live = take();
+      expect(live.status).toBe(2);
+      expect(live.stdout).toMatch(new RegExp(`in use by process ${sleeper.pid}`));
+      owner(String(Number(start) + 1));
+      const reused = take();
+      expect(reused.status, reused.stdout).toBe(0);
+      expect(reused.stdout.trim()).toBe("took over");
+      expect(JSON.parse(readFileSync(lock, "utf8")).pid).not.toBe(sleeper.pid);
+    } finally {
+      sleeper.kill("SIGKILL");
+    }
+  });
 
   const ROUNDS = 2;
   it(`${N} simultaneous resumes of an interrupted run (stale lock of a killed process), ${ROUNDS} rounds: exactly one proceeds`, async () => {
