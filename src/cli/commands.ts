@@ -12,6 +12,7 @@ import { registerStatus } from "./status.js";
 import { registerRuns } from "./runs.js";
 import { registerApprove, registerReject } from "./approve.js";
 import { registerRevise } from "./revise.js";
+import { registerResolve } from "./resolve.js";
 import { registerPlan } from "./plan.js";
 import { registerSubmit } from "./submit.js";
 import { registerWorker } from "./worker.js";
@@ -23,4 +24,4 @@ import { registerEval } from "./eval.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerResolve, registerRevise, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval];

@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write } from "./io.js";
 import { useColor } from "./color.js";
-import { collect, faultHook, lintGateRecorded, MAX_OUTPUT_OPTION, positiveInt, progress, report, sizeOption, userError } from "./run.js";
+import { collect, faultHook, lintGateRecorded, MAX_OUTPUT_OPTION, positiveInt, report, sizeOption, userError } from "./run.js";
+import { progress } from "./progress.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
@@ -42,11 +43,13 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const { loadRun, readRunConfig, resumeRun } = await import("../runtime/run.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
-        const p = progress(io);
+        const p = progress(io, useColor(program, io, "stderr"));
         try {
-          if (opts.lintGate) {
+          const config = await readRunConfig(opened.store);
+          // A run started with the gate overridden was the operator's decision, recorded in run.started.
+          if (opts.lintGate && config.lintGate !== false) {
             const { plan } = await loadRun(opened.store);
-            const { planFile } = await readRunConfig(opened.store);
+            const { planFile } = config;
             const gated = await lintGateRecorded(plan, planFile, `resume ${dir}`, io, useColor(program, io, "stderr"));
             if (typeof gated === "number") return gated;
           }

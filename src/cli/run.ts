@@ -5,7 +5,7 @@ import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
-import type { RunEvent } from "../runtime/store.js";
+import { progress } from "./progress.js";
 import type { PlanIR } from "../ir.js";
 import { openRunStore, STORE_OPTION, storeUrl } from "./store.js";
 import type { SessionResult } from "../runtime/run.js";
@@ -41,66 +41,6 @@ export function positiveInt(name: string, v: string | undefined): number | undef
   return n;
 }
 
-function describe(e: RunEvent): string | undefined {
-  const d = e.data as Record<string, unknown>;
-  switch (e.type) {
-    case "node.transition": {
-      const extra = d.to === "failed" && d.error ? `: ${String(d.error)}` : d.to === "running" && Number(d.attempt) > 1 ? ` (attempt ${String(d.attempt)})` : "";
-      return `${String(d.node)}: ${String(d.from)} -> ${String(d.to)}${extra}`;
-    }
-    case "retry":
-      return `${String(d.node)}: retry in ${String(d.delayMs)}ms (attempt ${String(d.nextAttempt)})`;
-    case "violation":
-      return `${String(d.node)}: VIOLATION: tool "${String(d.tool)}" refused: ${String(d.reason)}`;
-    case "approval.requested":
-      return `${String(d.node)}: waiting for approval${(d.approvers as string[]).length ? ` by ${(d.approvers as string[]).join(" or ")}` : ""}`;
-    case "judge.requested":
-      return `${String(d.node)}: waiting for a person to judge: ${String(d.criterion)}`;
-    case "idempotency.hit":
-      return `${String(d.node)}: result adopted from idempotency record (tool not called)`;
-    case "node.reset":
-      return `${String(d.node)}: reset to pending (${String(d.reason)})`;
-    case "node.adopted":
-      return `${String(d.node)}: interrupted call adopted from its idempotency record`;
-    case "limit":
-      return `limit reached: ${String(d.limit)}`;
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Progress: one line per transition when stderr is not a TTY (logs, CI); on a TTY a live
- * status line that is rewritten, with notable events printed above it.
- */
-export function progress(io: CliIO): { onEvent: (e: RunEvent) => void; end: () => void } {
-  const tty = io.stderr.isTTY === true;
-  const counts = { done: 0, running: 0, failed: 0, skipped: 0 };
-  let live = "";
-  return {
-    onEvent(e) {
-      if (e.type === "node.transition") {
-        const d = e.data as { from: keyof typeof counts | "pending"; to: keyof typeof counts };
-        if (d.from in counts) counts[d.from as keyof typeof counts]--;
-        counts[d.to]++;
-      }
-      const line = describe(e);
-      if (!tty) {
-        if (line) io.stderr.write(`${line}\n`);
-        return;
-      }
-      const notable = e.type !== "node.transition" || (e.data as { to: string }).to === "failed";
-      let out = "\r\x1b[2K";
-      if (notable && line) out += `${line}\n`;
-      live = `${counts.done} done, ${counts.running} running, ${counts.failed} failed, ${counts.skipped} skipped${line && !notable ? ` | ${line}` : ""}`;
-      io.stderr.write(out + live.slice(0, ((io.stderr as { columns?: number }).columns ?? 100) - 1));
-    },
-    end() {
-      if (tty && live) io.stderr.write("\r\x1b[2K");
-    },
-  };
-}
-
 /** Prints how a session ended and returns the exit code. */
 export async function report(io: CliIO, r: SessionResult): Promise<number> {
   const { status, reason } = r.outcome;
@@ -130,7 +70,7 @@ export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undef
 /** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
 export function userError(err: unknown): never {
   const name = (err as Error)?.name;
-  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError"].includes(name)) {
+  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError", "IntegrityError"].includes(name)) {
     throw new UsageError((err as Error).message);
   }
   throw err;
@@ -217,7 +157,7 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
         const { startRun, newRunId } = await import("../runtime/run.js");
         const store = runs.forNewRun(opts.runId ?? newRunId(ir.name));
         const { parseInputPairs } = await import("../runtime/inputs.js");
-        const p = progress(io);
+        const p = progress(io, color);
         try {
           const r = await startRun({
             ...(store ? { store } : {}),
@@ -226,6 +166,7 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
             inputs: parseInputPairs(opts.input),
             toolModules: opts.tools,
             planFile: file,
+            ...(opts.lintGate ? {} : { lintGate: false }),
             env: io.env,
             onEvent: p.onEvent,
             afterStateWrite: faultHook(io.env),

@@ -9,6 +9,7 @@ import type { EvalEnv } from "../compiler/expr/index.js";
 import { evaluateCriteria, type Judge } from "./criteria.js";
 import type { Gateway } from "./gateway.js";
 import { outputSchemaError } from "./output-schema.js";
+import { inlineCopy, recordedResult, ResultLostError } from "./recorded.js";
 import { StepTimeoutError } from "./retry.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
 import { PermanentStepError, runStepBody } from "./step.js";
@@ -42,9 +43,10 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
       const rec = (await store.readIdempotency())[a.key];
       if (rec) {
         a.emit("idempotency.hit", { node: node.id, key: a.key, resultRef: rec.resultRef });
-        const output = rec.resultRef ? await store.getArtifact(rec.resultRef) : null;
-        const art = rec.resultRef ? { ref: rec.resultRef, hash: rec.resultRef.slice("artifacts/".length, -".json".length) } : await store.putArtifact(null, true);
-        return { kind: "ok", output, art, adopted: true };
+        const r = await recordedResult(store, rec);
+        if (r.kind === "lost") throw new ResultLostError(a.key, r.problem);
+        if (r.kind === "restored") a.emit("artifact.restored", { node: node.id, key: a.key, resultRef: r.art.ref });
+        return { kind: "ok", output: r.output, art: r.art, adopted: true };
       }
     }
     const stepAbort = new AbortController();
@@ -74,7 +76,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     // Durable when keyed: the idempotency record must never point at a lost artifact.
     const art = await stored(() => store.putArtifact(output, a.key !== undefined));
     const key = a.key;
-    if (key !== undefined) await stored(() => store.recordIdempotency(key, art.ref));
+    if (key !== undefined) await stored(() => store.recordIdempotency(key, art.ref, inlineCopy(output, art)));
     if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
     return { kind: "ok", output, art, adopted: false };
   } catch (error) {

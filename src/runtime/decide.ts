@@ -1,8 +1,10 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
-import type { PlanIR } from "../ir.js";
+import type { IRNode, PlanIR } from "../ir.js";
+import { actionBinding } from "./binding.js";
+import { envFor, outputSource } from "./env.js";
 import { loadRun, openRun } from "./run.js";
 import type { Store } from "./store.js";
-import { nowIso, type Decision, type RunState } from "./store.js";
+import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
 
 /** A decision that cannot be recorded (unknown step, no gate, not an approver, already decided). */
 export class DecisionError extends Error {
@@ -18,6 +20,29 @@ export interface DecideResult {
   plan: PlanIR;
 }
 
+export interface StepAt {
+  store: Store;
+  state: RunState;
+  plan: PlanIR;
+  node: IRNode;
+  st: NodeState;
+}
+
+/** Runs `fn` on `step` of a run (directory or store) under the run's lock: what a person's decision needs. */
+export async function atStep<T>(run: string | Store, step: string, fn: (at: StepAt) => Promise<T>): Promise<T> {
+  const store = typeof run === "string" ? openRun(run) : run;
+  await store.lock();
+  try {
+    const { state, plan } = await loadRun(store);
+    const node = plan.nodes.find((n) => n.id === step);
+    const st = state.nodes[step];
+    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+    return await fn({ store, state, plan, node, st });
+  } finally {
+    await store.unlock();
+  }
+}
+
 /** Records `decision` on `step` of a run (directory or store); the run continues on `resume`. */
 export async function decide(
   run: string | Store,
@@ -26,20 +51,14 @@ export async function decide(
   by: string,
   note?: string,
 ): Promise<DecideResult> {
-  const store = typeof run === "string" ? openRun(run) : run;
-  await store.lock();
-  try {
-    const { state, plan } = await loadRun(store);
-    const node = plan.nodes.find((n) => n.id === step);
-    const st = state.nodes[step];
-    if (!node || !st) throw new DecisionError(`the run has no step "${step}"`);
+  return atStep(run, step, async ({ store, state, plan, node, st }) => {
     const record: Decision = { decision, by, at: nowIso(), ...(note ? { note } : {}) };
     let kind: DecideResult["kind"];
     if (st.awaiting?.kind === "judge") {
       kind = "judge";
       st.judgeDecision = record;
     } else if (st.awaiting?.kind === "interrupted") {
-      throw new DecisionError(`step "${step}" was interrupted mid-call, not waiting for approval; resume with --rerun-interrupted to run it again`);
+      throw new DecisionError(`step "${step}" was interrupted mid-call, not waiting for approval; resume with --rerun-interrupted, or settle it with planspec resolve RUN ${step} --rerun | --adopt RESULT.json`);
     } else if (node.approval?.required) {
       kind = "approval";
       if (st.status !== "pending") throw new DecisionError(`step "${step}" is already ${st.status}`);
@@ -48,16 +67,22 @@ export async function decide(
       if (approvers.length > 0 && !approvers.includes(by)) {
         throw new DecisionError(`"${by}" may not decide step "${step}": its approvers are ${approvers.join(", ")}`);
       }
+      // What the step will do is known only once its needs are done: decide it then.
+      const unmet = node.dependsOn.filter((d) => !["done", "skipped"].includes(state.nodes[d]?.status ?? ""));
+      if (unmet.length > 0) {
+        throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
+      }
+      if (decision === "approved") record.binding = actionBinding(node, await envFor(node, outputSource(state, store)), state);
       st.decision = record;
+      delete st.awaiting;
     } else {
       throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
     }
-    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}) });
+    state.reason = `step "${step}" ${decision} by ${by}: resume to ${decision === "approved" ? "continue" : "apply the decision"}`;
+    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
     await store.writeState(state);
     await store.syncEvents();
     (store as Store).requeue?.();
     return { kind, state, plan };
-  } finally {
-    await store.unlock();
-  }
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { IRNode } from "../ir.js";
 import type { EvalEnv } from "../compiler/expr/index.js";
+import type { RunState, Store } from "./store.js";
 
 export interface OutputSource {
   inputs: Record<string, unknown>;
@@ -23,4 +24,17 @@ export async function envFor(node: IRNode, src: OutputSource): Promise<EvalEnv> 
     steps[id] = { output: status === "done" ? await src.output(id) : null, status };
   }
   return { inputs: src.inputs, ...(src.secrets ? { secrets: src.secrets } : {}), steps, run: { id: src.runId } };
+}
+
+/** Outputs read straight from a run's state and store (outside the scheduler: approve, resolve, resume checks). */
+export function outputSource(state: RunState, store: Store): OutputSource {
+  return {
+    inputs: state.inputs,
+    runId: state.runId,
+    status: (id) => state.nodes[id]?.status,
+    output: async (id) => {
+      const ref = state.nodes[id]?.outputRef;
+      return ref ? store.getArtifact(ref) : null;
+    },
+  };
 }

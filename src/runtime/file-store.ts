@@ -28,7 +28,10 @@ import type { PlanIR } from "../ir.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, Store } from "./store.js";
-import { nowIso } from "./store.js";
+import { IntegrityError, nowIso } from "./store.js";
+
+/** The checksum ends state.json: `...,"checksum":"<sha256 of the document without it>"}`. */
+const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 
 export class FileStore implements Store {
   readonly location: string;
@@ -39,6 +42,8 @@ export class FileStore implements Store {
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
   private artifactsDirReady = false;
+  /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
+  private legacyState = false;
 
   constructor(
     readonly dir: string,
@@ -60,7 +65,7 @@ export class FileStore implements Store {
     mkdirSync(this.path("artifacts"), { recursive: true });
     this.artifactsDirReady = true;
     writeFileAtomic(this.path("plan.ir.json"), JSON.stringify(plan), true);
-    writeFileAtomic(this.path("config.json"), JSON.stringify(config, null, 2), true);
+    writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true);
     await this.writeState(state);
   }
 
@@ -73,12 +78,27 @@ export class FileStore implements Store {
     return JSON.parse(readFileSync(this.path("config.json"), "utf8")) as RunConfig;
   }
 
+  /** The state, checked against its checksum: a state edited by hand is refused (an `IntegrityError`). */
   async readStateRaw(): Promise<unknown> {
-    this.removeTempFiles();
-    return JSON.parse(readFileSync(this.path("state.json"), "utf8"));
+    const text = readFileSync(this.path("state.json"), "utf8");
+    const m = CHECKSUM_TAIL.exec(text);
+    const edited = () => new IntegrityError(`${this.path("state.json")} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
+    if (m) {
+      if (sha256Hex(`${text.slice(0, m.index)}}`) !== m[1]) throw edited();
+    } else {
+      // Accepted once from an older planspec; the next write adds the checksum and marks the config.
+      if ((await this.readConfig()).stateChecksum) throw edited();
+      this.legacyState = true;
+    }
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    delete doc.checksum;
+    return doc;
   }
 
-  /** Temp files left by a process killed mid-write are garbage: the rename never happened. */
+  /**
+   * Temp files left by a process killed mid-write are garbage: the rename never happened.
+   * Removed only by the lock holder: a reader must never touch a live writer's files.
+   */
   private removeTempFiles(): void {
     for (const dir of [this.dir, this.path("artifacts")]) {
       if (!existsSync(dir)) continue;
@@ -100,9 +120,14 @@ export class FileStore implements Store {
       for (const id of dirty) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(state.nodes[id])}`);
     }
     const { nodes: _nodes, ...head } = state;
-    const text = `${JSON.stringify(head).slice(0, -1)},"nodes":{${[...this.fragments.values()].join(",")}}}\n`;
+    const body = `${JSON.stringify(head).slice(0, -1)},"nodes":{${[...this.fragments.values()].join(",")}}`;
+    const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
+    if (this.legacyState) {
+      writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);
+      this.legacyState = false;
+    }
   }
 
   private ensureArtifactsDir(): void {
@@ -116,7 +141,7 @@ export class FileStore implements Store {
     const hash = sha256Hex(text);
     const ref = `artifacts/${hash}.json`;
     const file = this.path(ref);
-    if (this.knownArtifacts.has(hash) || existsSync(file)) {
+    if (this.knownArtifacts.has(hash) || (existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
       // Write-once: the same content is already there. Make it durable if asked,
       // since an earlier writer may not have been.
       if (durable) {
@@ -132,11 +157,24 @@ export class FileStore implements Store {
       writeFileAtomic(file, text, durable);
     }
     this.knownArtifacts.add(hash);
-    return { ref, hash };
+    return { ref, hash, size: Buffer.byteLength(text) };
   }
 
   async getArtifact(ref: string): Promise<unknown> {
-    return JSON.parse(readFileSync(this.path(ref), "utf8"));
+    const hash = /^artifacts\/([0-9a-f]{64})\.json$/.exec(ref)?.[1];
+    if (!hash) throw new IntegrityError(`${ref} is not an artifact reference`);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.path(ref));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      throw new IntegrityError(`artifact ${ref} of run ${this.runId} is missing`);
+    }
+    if (sha256Hex(bytes) !== hash) {
+      this.knownArtifacts.delete(hash);
+      throw new IntegrityError(`artifact ${ref} of run ${this.runId} is altered (its content does not match its hash)`);
+    }
+    return JSON.parse(bytes.toString("utf8"));
   }
 
   async checkArtifact(ref: string, hash: string): Promise<boolean> {
@@ -201,9 +239,16 @@ export class FileStore implements Store {
     return this.idem;
   }
 
-  async recordIdempotency(key: string, resultRef: string | null): Promise<void> {
+  async recordIdempotency(key: string, resultRef: string | null, result?: unknown): Promise<void> {
     const records = await this.readIdempotency();
-    records[key] = { resultRef, at: nowIso() };
+    records[key] = { resultRef, at: nowIso(), ...(result !== undefined ? { result } : {}) };
+    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
+  }
+
+  async forgetIdempotency(key: string): Promise<void> {
+    const records = await this.readIdempotency();
+    if (!(key in records)) return;
+    delete records[key];
     writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
   }
 
@@ -216,6 +261,7 @@ export class FileStore implements Store {
   async lock(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
     acquireLock(this.path("lock"));
+    this.removeTempFiles();
   }
 
   async unlock(): Promise<void> {

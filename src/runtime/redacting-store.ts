@@ -68,8 +68,12 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
     putArtifact(value, durable) {
       return inner.putArtifact(scrub.value(value), durable);
     },
-    recordIdempotency(key, ref) {
-      return inner.recordIdempotency(scrub.tagged(key), ref);
+    recordIdempotency(key, ref, result) {
+      // The inline copy of a small result is one more sink: scrubbed like its artifact.
+      return inner.recordIdempotency(scrub.tagged(key), ref, result === undefined ? undefined : scrub.value(result));
+    },
+    forgetIdempotency(key) {
+      return inner.forgetIdempotency(scrub.tagged(key));
     },
     async readIdempotency() {
       const records = await inner.readIdempotency();

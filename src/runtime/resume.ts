@@ -1,12 +1,14 @@
 /**
  * Resume checks (SPEC §5 resume (2)-(3)): done steps whose artifact is missing or altered
  * go back to pending with their descendants; steps found `running` were interrupted and
- * are adopted (idempotency record), re-run (risk read, or --rerun-interrupted) or held
+ * are adopted (idempotency record, its result checked and restored if need be), re-run (risk read, or --rerun-interrupted) or held
  * for a person (write/external without a record); failed steps get a fresh start.
  */
 import type { IRNode, PlanIR } from "../ir.js";
-import { envFor } from "./env.js";
+import { inputsRead } from "./binding.js";
+import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
+import { recordedResult } from "./recorded.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type RunState, type Store } from "./store.js";
 
@@ -15,6 +17,8 @@ export interface ResumeReport {
   adopted: string[];
   /** Interrupted write/external steps without a record: the run cannot continue without a person. */
   blocked: Array<{ node: string; risk: string }>;
+  /** Keyed steps whose effect happened but whose result is lost (`planspec resolve`). */
+  unresolved: Array<{ node: string; problem: string }>;
 }
 
 type Emit = (type: string, data: Record<string, unknown>) => void;
@@ -26,7 +30,7 @@ export async function checkForResume(
   store: Store,
   opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string> },
 ): Promise<ResumeReport> {
-  const report: ResumeReport = { reset: [], adopted: [], blocked: [] };
+  const report: ResumeReport = { reset: [], adopted: [], blocked: [], unresolved: [] };
   const children = new Map<string, string[]>();
   for (const n of plan.nodes) {
     state.nodes[n.id] ??= { status: "pending", attempts: 0 };
@@ -62,11 +66,38 @@ export async function checkForResume(
 
   const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
   const byId = new Map(plan.nodes.map((n) => [n.id, n]));
+  const src = outputSource(state, store);
+  const records = await store.readIdempotency();
+  /** The key a step used (recorded when it started; evaluated for states of older versions). */
+  const keyOf = async (node: IRNode): Promise<string | undefined> => {
+    const st = state.nodes[node.id]!;
+    if (st.idempotencyKey !== undefined || node.idempotencyKey === undefined) return st.idempotencyKey;
+    try {
+      return evaluateKey(node, await envFor(node, src));
+    } catch {
+      return undefined;
+    }
+  };
+  /** A keyed step's effect happened but its result is lost: neither re-run nor adopted; a person resolves it. */
+  const hold = (id: string, key: string, problem: string) => {
+    resetWithDescendants(id, `its recorded result is lost: ${problem}`);
+    state.nodes[id]!.awaiting = { kind: "resolve", since: nowIso(), key };
+    report.unresolved.push({ node: id, problem });
+    opts.emit("result.lost", { node: id, key, problem });
+  };
+
   for (const id of order) {
     const st = state.nodes[id]!;
-    if (st.status === "done" && !(st.outputRef && st.outputHash && (await store.checkArtifact(st.outputRef, st.outputHash)))) {
+    if (st.status !== "done" || (st.outputRef && st.outputHash && (await store.checkArtifact(st.outputRef, st.outputHash)))) continue;
+    const key = await keyOf(byId.get(id)!);
+    const rec = key !== undefined ? records[key] : undefined;
+    if (key === undefined || !rec || rec.resultRef !== (st.outputRef ?? null)) {
       resetWithDescendants(id, "its output artifact is missing or altered");
+      continue;
     }
+    const r = await recordedResult(store, rec);
+    if (r.kind === "restored") opts.emit("artifact.restored", { node: id, key, resultRef: r.art.ref });
+    else if (r.kind === "lost") hold(id, key, r.problem);
   }
   if (opts.changedInputs && opts.changedInputs.size > 0) {
     for (const n of plan.nodes) {
@@ -74,16 +105,6 @@ export async function checkForResume(
     }
   }
 
-  const src = {
-    inputs: state.inputs,
-    runId: state.runId,
-    status: (id: string) => state.nodes[id]?.status,
-    output: async (id: string) => {
-      const ref = state.nodes[id]?.outputRef;
-      return ref ? store.getArtifact(ref) : null;
-    },
-  };
-  const records = await store.readIdempotency();
   for (const id of order) {
     const node = byId.get(id)!;
     const st = state.nodes[id]!;
@@ -92,21 +113,20 @@ export async function checkForResume(
       continue;
     }
     if (st.status !== "running" || st.awaiting?.kind === "judge") continue;
-    let key: string | undefined;
-    try {
-      key = evaluateKey(node, await envFor(node, src));
-    } catch {
-      key = undefined;
-    }
+    const key = await keyOf(node);
     const rec = key !== undefined ? records[key] : undefined;
-    if (rec && rec.resultRef) {
-      st.outputRef = rec.resultRef;
-      st.outputHash = rec.resultRef.slice("artifacts/".length, -".json".length);
+    const recorded = rec && rec.resultRef ? await recordedResult(store, rec) : undefined;
+    if (recorded?.kind === "lost") {
+      hold(id, key!, recorded.problem);
+    } else if (recorded) {
+      if (recorded.kind === "restored") opts.emit("artifact.restored", { node: id, key, resultRef: recorded.art.ref });
+      st.outputRef = recorded.art.ref;
+      st.outputHash = recorded.art.hash;
       delete st.awaiting;
       transition(id, st, "done");
       st.endedAt = nowIso();
       report.adopted.push(id);
-      opts.emit("node.adopted", { node: id, key, resultRef: rec.resultRef });
+      opts.emit("node.adopted", { node: id, key, resultRef: recorded.art.ref });
       opts.emit("node.transition", { node: id, from: "running", to: "done", attempt: st.attempts });
     } else if (node.risk === "read" || opts.rerunInterrupted) {
       reset(id, node.risk === "read" ? "interrupted; a read step is re-run" : "interrupted; re-run allowed by --rerun-interrupted");
@@ -118,11 +138,8 @@ export async function checkForResume(
   return report;
 }
 
-/** Whether a node's expressions mention one of `names` as `inputs.<name>`. */
+/** Whether a node's expressions mention one of `names` as `inputs.<name>` (or read inputs in a way that hides the name). */
 function readsInputs(node: IRNode, names: ReadonlySet<string>): boolean {
-  const text = JSON.stringify([node.with, node.when, node.idempotencyKey, node.forEach, node.repeat, node.success]);
-  for (const m of text.matchAll(/\binputs\s*\.\s*([A-Za-z_][\w-]*)|\binputs\s*\[\s*\\?["']([^"'\\]+)/g)) {
-    if (names.has(m[1] ?? m[2] ?? "")) return true;
-  }
-  return false;
+  const read = inputsRead(node);
+  return read === undefined || [...names].some((n) => read.has(n));
 }

@@ -90,8 +90,8 @@ export async function reviseRun(
   try {
     const { state, plan: oldPlan } = await loadRun(store);
     for (const ref of opts.evidence) {
-      const m = /^steps\.([^.]+)/.exec(ref);
-      if (m && state.nodes[m[1]!]?.status !== "done") throw new ReviseError(`evidence "${ref}": step "${m[1]}" has no recorded output`);
+      const id = evidenceStep(ref, state);
+      if (id !== undefined && state.nodes[id]?.status !== "done") throw new ReviseError(`evidence "${ref}": step "${id}" has no recorded output`);
     }
     const changes = diffPlans(oldPlan, newPlan);
     if (changes.length === 0 && oldPlan.planHash === newPlan.planHash) throw new ReviseError("the new plan is the same as the run's plan; nothing to revise");
@@ -111,4 +111,15 @@ export async function reviseRun(
   } finally {
     await store.unlock();
   }
+}
+
+/** The step an evidence reference `steps.<id>[.field...]` names; ids of template steps hold dots (`steps.reporting.install`). */
+function evidenceStep(ref: string, state: RunState): string | undefined {
+  if (!ref.startsWith("steps.")) return undefined;
+  const parts = ref.slice("steps.".length).split(".");
+  for (let n = parts.length; n > 0; n--) {
+    const id = parts.slice(0, n).join(".");
+    if (state.nodes[id]) return id;
+  }
+  return parts[0];
 }

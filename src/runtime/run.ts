@@ -15,7 +15,8 @@ import { redactingStore } from "./redacting-store.js";
 import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
-import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { planHash } from "../compiler/canonical.js";
+import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { McpPool } from "./mcp/pool.js";
 import { mcpTools } from "./mcp/tools.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
@@ -43,6 +44,8 @@ function instrument(store: Store, hook: SessionOptions["afterStateWrite"]): void
 
 export interface StartOptions extends SessionOptions {
   plan: PlanIR;
+  /** False: the operator overrode the lint gate for this run (recorded; resume honours it). */
+  lintGate?: boolean;
   /** The run's own directory; default `<cwd>/.planspec/runs/<run-id>`. */
   runDir?: string;
   runId?: string;
@@ -181,10 +184,11 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       concurrency: opts.concurrency ?? 4,
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
       ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
+      ...(opts.lintGate === false ? { lintGate: false } : {}),
     };
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
-    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
+    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
@@ -252,6 +256,12 @@ export async function loadRun(store: Store): Promise<{ state: RunState; plan: Pl
   const plan = await readDocument(store, planName, () => store.readPlan(state.revision), (p) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes));
   if (plan.planHash !== state.planHash) {
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
+  }
+  // The plan's own planHash field proves nothing about its content: hash the content.
+  const actual = planHash(plan);
+  if (actual !== state.planHash) {
+    const file = state.revision === 0 ? "plan.ir.json" : `revisions/${state.revision}.ir.json`;
+    throw new IntegrityError(`${store.location}/${file} was edited outside planspec (its content hashes to ${actual.slice(0, 12)}, the run recorded ${state.planHash.slice(0, 12)}); record a change with planspec revise, or start a new run`);
   }
   return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
 }

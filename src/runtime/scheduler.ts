@@ -12,9 +12,11 @@ import { envFor, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
 import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
-import { transition, type RunStatus } from "./states.js";
+import { resetNode, transition, type RunStatus } from "./states.js";
+import { resolveHint, ResultLostError, runRef } from "./recorded.js";
 import { PermanentStepError } from "./step.js";
-import { nowIso, type NodeState, type RunState, type Store } from "./store.js";
+import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
+import { actionBinding } from "./binding.js";
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -53,6 +55,7 @@ export class Scheduler implements OutputSource {
   private running = 0;
   private parked = 0;
   private rejected: string | undefined;
+  private decisionEvents: Promise<RunEvent[]> | undefined;
   private stopping: RunOutcome | undefined;
   private wakeResolve: (() => void) | undefined;
   private woken = false;
@@ -254,12 +257,16 @@ export class Scheduler implements OutputSource {
     const st = this.ns(i);
     if (st.status !== "pending" && st.status !== "failed") return undefined;
     const retry = st.status === "failed";
+    if (st.awaiting?.kind === "resolve") {
+      this.parked++;
+      return undefined;
+    }
     if (!retry) {
       if (node.dependsOn.length > 0 && node.dependsOn.every((d) => this.state.nodes[d]?.status === "skipped")) {
         this.skip(i, "all its needs were skipped");
         return undefined;
       }
-      if (node.approval?.required && !this.gate(i)) return undefined;
+      if (node.approval?.required && !(await this.gate(i))) return undefined;
     }
     const env = await envFor(node, this);
     let key: string | undefined;
@@ -275,17 +282,35 @@ export class Scheduler implements OutputSource {
       this.stop({ status: "failed", reason: `step "${node.id}" failed: ${errorMessage(err)}` });
       return undefined;
     }
+    if (node.kind === "phase") {
+      // A phase is a placeholder for sub-steps: it must be refined, never "succeed" empty.
+      if (st.awaiting?.kind !== "refine") {
+        st.awaiting = { kind: "refine", since: nowIso() };
+        this.dirty.add(node.id);
+        this.opts.emit("refine.requested", { node: node.id, command: `planspec refine ${runRef(this.store)} ${node.id}` });
+      }
+      this.parked++;
+      return undefined;
+    }
     st.awaiting = undefined;
+    if (key !== undefined) st.idempotencyKey = key;
     this.move(i, "running");
     return { i, env, key };
   }
 
-  /** The approval gate: true when the step may start now. */
-  private gate(i: number): boolean {
+  /** The approval gate: true when the step may start now. An approval for something else than what the step will do now is void. */
+  private async gate(i: number): Promise<boolean> {
     const node = this.nodes[i]!;
     const st = this.ns(i);
     const d = st.decision;
-    if (d?.decision === "approved") return true;
+    if (d?.decision === "approved") {
+      const problem = await this.approvalProblem(node, d);
+      if (problem === undefined) return true;
+      delete st.decision;
+      st.awaiting = undefined;
+      this.dirty.add(node.id);
+      this.opts.emit("approval.voided", { node: node.id, by: d.by, reason: problem });
+    }
     if (d?.decision === "rejected") {
       this.rejected ??= `step "${node.id}" was rejected by ${d.by}${d.note ? `: ${d.note}` : ""}`;
       this.skip(i, `rejected by ${d.by}`);
@@ -304,6 +329,17 @@ export class Scheduler implements OutputSource {
     }
     this.parked++;
     return false;
+  }
+
+  /** Why an approval does not hold for what the step will do now; undefined when it does. */
+  private async approvalProblem(node: IRNode, d: Decision): Promise<string | undefined> {
+    this.decisionEvents ??= this.store.readEvents().then((events) => events.filter((e) => e.type === "approval" && e.data.kind === "approval"));
+    const recorded = (await this.decisionEvents).some((e) => e.data.node === node.id && e.data.decision === d.decision && e.data.by === d.by && e.data.binding === d.binding);
+    if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
+    if (actionBinding(node, await envFor(node, this), this.state) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads) changed since it was approved; approve it again";
+    }
+    return undefined;
   }
 
   private async execute(l: Launch): Promise<void> {
@@ -349,10 +385,24 @@ export class Scheduler implements OutputSource {
         this.dirty.add(node.id);
         this.parked++;
         this.opts.emit("judge.requested", { node: node.id, criterion: c.criterion });
+      } else if (c.error instanceof ResultLostError) {
+        this.hold(c.i, c.error);
       } else {
         this.fail(c.i, c.error);
       }
     }
+  }
+
+  /** A keyed step whose recorded result is lost: back to pending, parked until a person resolves it. */
+  private hold(i: number, err: ResultLostError): void {
+    const node = this.nodes[i]!;
+    const st = this.ns(i);
+    resetNode(st);
+    st.awaiting = { kind: "resolve", since: nowIso(), key: err.key };
+    this.dirty.add(node.id);
+    this.parked++;
+    this.opts.emit("node.reset", { node: node.id, from: "running", reason: `its recorded result is lost: ${err.message}` });
+    this.opts.emit("result.lost", { node: node.id, key: err.key, problem: err.message });
   }
 
   private fail(i: number, err: unknown): void {
@@ -393,10 +443,7 @@ export class Scheduler implements OutputSource {
 
   private outcome(): RunOutcome {
     if (this.stopping) return this.stopping;
-    if (this.parked > 0) {
-      const waiting = this.nodes.filter((n) => this.state.nodes[n.id]!.awaiting).map((n) => n.id);
-      return { status: "paused", reason: `waiting for a decision on ${waiting.map((w) => `"${w}"`).join(", ")}` };
-    }
+    if (this.parked > 0) return { status: "paused", reason: pausedReason(this.nodes, this.state, this.store) };
     if (this.rejected) return { status: "failed", reason: this.rejected };
     const open = this.nodes.find((n) => {
       const s = this.state.nodes[n.id]!.status;
@@ -405,4 +452,17 @@ export class Scheduler implements OutputSource {
     if (open) return { status: "failed", reason: `step "${open.id}" could not run` };
     return { status: "done" };
   }
+}
+
+/** Why a run is paused, in one line: the steps waiting for a decision, and what settles the others. */
+function pausedReason(nodes: readonly IRNode[], state: RunState, store: Store): string {
+  const parts: string[] = [];
+  const deciding = nodes.filter((n) => ["approval", "judge"].includes(state.nodes[n.id]!.awaiting?.kind ?? "")).map((n) => `"${n.id}"`);
+  if (deciding.length > 0) parts.push(`waiting for a decision on ${deciding.join(", ")}`);
+  for (const n of nodes) {
+    const kind = state.nodes[n.id]!.awaiting?.kind;
+    if (kind === "resolve") parts.push(`step "${n.id}" had its effect but its recorded result is missing or altered: check, then ${resolveHint(store, n.id)}`);
+    else if (kind === "refine") parts.push(`refine this phase: "${n.id}" has no sub-steps yet; run planspec refine ${runRef(store)} ${n.id}`);
+  }
+  return parts.join("; ");
 }

@@ -13,14 +13,22 @@ export interface Decision {
   by: string;
   note?: string;
   at: string;
+  /** What the approval is for: a hash of what the step will do (see binding.ts); absent on rejections. */
+  binding?: string;
 }
 
 /** What a node waits for while the run is paused. */
 export interface Awaiting {
-  kind: "approval" | "judge" | "interrupted";
+  /**
+   * `resolve`: a keyed step whose effect happened but whose recorded result is missing or
+   * altered (`planspec resolve`); `refine`: an unrefined `kind: phase` (`planspec refine`).
+   */
+  kind: "approval" | "judge" | "interrupted" | "resolve" | "refine";
   since: string;
   /** For `judge`: the criterion text a person must decide. */
   criterion?: string;
+  /** For `resolve`: the idempotency key whose record says the effect happened. */
+  key?: string;
 }
 
 export interface NodeState {
@@ -82,6 +90,13 @@ export interface RunConfig {
   planFile?: string;
   /** The per-step output limit in bytes (`--max-output-size`); absent: the default 16 MiB. */
   maxOutputBytes?: number;
+  /**
+   * False when the operator started the run with the lint gate overridden (`run --no-lint-gate`):
+   * `resume` then does not gate the recorded plan again (the decision was made, and is in run.started).
+   */
+  lintGate?: boolean;
+  /** Set by the file store: this run's state.json carries a checksum (one without it is an edit). */
+  stateChecksum?: boolean;
 }
 
 export interface RunEvent {
@@ -94,11 +109,18 @@ export interface RunEvent {
 export interface IdempotencyRecord {
   resultRef: string | null;
   at: string;
+  /** The result itself when small (`INLINE_RESULT_MAX`), so a lost artifact can be restored. */
+  result?: unknown;
 }
+
+/** Results up to this many bytes of JSON are also kept in their idempotency record. */
+export const INLINE_RESULT_MAX = 64 * 1024;
 
 export interface ArtifactRef {
   ref: string;
   hash: string;
+  /** Bytes of the stored JSON. */
+  size?: number;
 }
 
 /**
@@ -139,6 +161,7 @@ export interface Store {
    * storage before returning (needed when an idempotency record will point at it).
    */
   putArtifact(value: unknown, durable: boolean): Promise<ArtifactRef>;
+  /** The artifact's value; throws `IntegrityError` when it is missing or its content does not match its hash. */
   getArtifact(ref: string): Promise<unknown>;
   /** True when the artifact exists and its content hashes to `hash`. */
   checkArtifact(ref: string, hash: string): Promise<boolean>;
@@ -147,8 +170,13 @@ export interface Store {
   /** Makes appended events durable (called when the run stops). */
   syncEvents(): Promise<void>;
   readIdempotency(): Promise<Record<string, IdempotencyRecord>>;
-  /** Durably records a key before the step that used it is marked done. */
-  recordIdempotency(key: string, resultRef: string | null): Promise<void>;
+  /**
+   * Durably records a key before the step that used it is marked done; `result`, when
+   * given, is kept in the record too (callers pass it for small results only).
+   */
+  recordIdempotency(key: string, resultRef: string | null, result?: unknown): Promise<void>;
+  /** Removes a key's record (a person chose to run the call again: `planspec resolve --rerun`). */
+  forgetIdempotency(key: string): Promise<void>;
   saveRevision(n: number, plan: PlanIR): Promise<void>;
   /**
    * Hands the run to workers once this session lets go of it (a decision was recorded):
@@ -177,6 +205,14 @@ export class LockHeldError extends Error {
   ) {
     super(`the run is in use by process ${pid} (since ${since})`);
     this.name = "LockHeldError";
+  }
+}
+
+/** A run file that is missing, altered or edited outside planspec. */
+export class IntegrityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "IntegrityError";
   }
 }
 

@@ -32,9 +32,12 @@ function duration(st: NodeState): string {
 }
 
 function note(node: IRNode, st: NodeState): string {
+  if (st.status === "pending" && st.decision?.decision === "rejected") return `rejected by ${st.decision.by}${st.decision.note ? `: ${st.decision.note}` : ""} (skipped on resume)`;
   if (st.awaiting?.kind === "approval") return `needs approval${node.approval?.approvers.length ? ` by ${node.approval.approvers.join(" or ")}` : ""}`;
   if (st.awaiting?.kind === "judge") return `needs a person to judge: ${st.awaiting.criterion ?? ""}`;
   if (st.awaiting?.kind === "interrupted") return "interrupted mid-call";
+  if (st.awaiting?.kind === "resolve") return "had its effect, but its recorded result is missing or altered: planspec resolve RUN STEP --rerun | --adopt RESULT.json";
+  if (st.awaiting?.kind === "refine") return "refine this phase: planspec refine RUN STEP";
   if (st.status === "failed") return st.lastError ?? "";
   if (st.status === "skipped") return st.skipReason ?? "";
   if (st.decision) return `${st.decision.decision} by ${st.decision.by}`;
@@ -78,11 +81,16 @@ export function checkpointSummary(plan: PlanIR, state: RunState, outputs: Readon
   for (const n of of("failed")) lines.push(`Failed: ${lower(n.goal)} — ${state.nodes[n.id]!.lastError ?? "unknown error"}`);
   const skipped = of("skipped");
   if (skipped.length > 0) lines.push(`Skipped: ${skipped.map((n) => `${lower(n.goal)} (${state.nodes[n.id]!.skipReason ?? "skipped"})`).join("; ")}`);
+  const rejected = ordered.filter((n) => state.nodes[n.id]?.status === "pending" && state.nodes[n.id]?.decision?.decision === "rejected");
+  for (const n of rejected) {
+    const d = state.nodes[n.id]!.decision!;
+    lines.push(`Rejected: ${lower(n.goal)} (by ${d.by}${d.note ? `: ${d.note}` : ""})`);
+  }
   const waiting = ordered.filter((n) => state.nodes[n.id]?.awaiting);
   for (const n of waiting) lines.push(`Waiting: ${lower(n.goal)} (${n.risk}) — ${note(n, state.nodes[n.id]!)}`);
   const next = ordered.filter((n) => {
     const st = state.nodes[n.id];
-    if (!st || st.status !== "pending" || st.awaiting) return false;
+    if (!st || st.status !== "pending" || st.awaiting || st.decision?.decision === "rejected") return false;
     return n.dependsOn.every((d) => ["done", "skipped"].includes(state.nodes[d]?.status ?? ""));
   });
   if (next.length > 0) {

@@ -5,7 +5,7 @@
  * suppression keys in a model's answer. Each case goes through the real CLI or loop.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/planner/catalog.js";
@@ -102,15 +102,15 @@ describe("run, submit and resume gate an IR file like a plan file", () => {
     expect(r.stderr).toContain("planspec: refusing to run p.ir.json: lint found 1 error");
   });
 
-  it("resume lints the run's recorded plan and refuses it unless --no-lint-gate", () => {
+  it("a run started with --no-lint-gate stays overridden on resume: the operator's decision, recorded in run.started", () => {
     const dir = workspace({ "p.plan.yaml": BAD, "notes.txt": "hello\n", "tools.mjs": "export default { 'mail.send': { risk: 'external', run: async () => ({ id: 1 }) } };\n" });
     const started = cli(["run", "p.plan.yaml", "--no-lint-gate", "--tools", "tools.mjs", "--run-id", "r1", "--input", "path=notes.txt"], { cwd: dir });
     expect(started.status).toBe(3); // paused at the approval of send_mail
-    const refused = cli(["resume", "r1"], { cwd: dir });
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`[${IDEMPOTENCY}]`);
-    expect(refused.stderr).toMatch(/planspec: refusing to resume .*r1: lint found 1 error/);
-    expect(cli(["resume", "r1", "--no-lint-gate"], { cwd: dir }).status).toBe(3);
+    const events = readFileSync(join(dir, ".planspec/runs/r1/events.jsonl"), "utf8");
+    expect(events).toMatch(/"type":"run\.started".*"lintGate":"overridden"/);
+    const resumed = cli(["resume", "r1"], { cwd: dir });
+    expect(resumed.stderr).not.toContain("refusing");
+    expect(resumed.status).toBe(3);
   });
 
   it("resume honours the plan file's reasoned suppressions while the file is the run's plan, and not after it changed", () => {

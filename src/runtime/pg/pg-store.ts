@@ -7,7 +7,7 @@
  */
 import type { PlanIR } from "../../ir.js";
 import { sha256Hex } from "../atomic.js";
-import { nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
+import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
 import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, RUNS_CHANNEL, takeLease } from "./lease.js";
 
@@ -174,13 +174,14 @@ export class PgStore implements Store {
       await this.db.query("INSERT INTO planspec.artifacts (sha256, content) VALUES ($1, $2) ON CONFLICT DO NOTHING", [hash, text]);
       this.knownArtifacts.add(hash);
     }
-    return { ref: `artifacts/${hash}.json`, hash };
+    return { ref: `artifacts/${hash}.json`, hash, size: Buffer.byteLength(text) };
   }
 
   async getArtifact(ref: string): Promise<unknown> {
     const hash = hashOf(ref);
     const r = hash ? await this.db.query<{ content: string }>("SELECT content FROM planspec.artifacts WHERE sha256 = $1", [hash]) : undefined;
-    if (!r?.rows[0]) throw new Error(`artifact ${ref} is missing from ${this.location}`);
+    if (!r?.rows[0]) throw new IntegrityError(`artifact ${ref} is missing from ${this.location}`);
+    if (sha256Hex(r.rows[0].content) !== hash) throw new IntegrityError(`artifact ${ref} in ${this.location} is altered (its content does not match its hash)`);
     return JSON.parse(r.rows[0].content);
   }
 
@@ -246,13 +247,30 @@ export class PgStore implements Store {
     return records;
   }
 
-  /** Records the key in the same statement as the next state write, the one that marks its step done. */
-  async recordIdempotency(key: string, resultRef: string | null): Promise<void> {
+  /**
+   * Records the key in the same statement as the next state write, the one that marks its
+   * step done. `_result` is not kept: artifacts commit in the same database before the
+   * record, so the inline copy the file store keeps would guard against nothing here.
+   */
+  async recordIdempotency(key: string, resultRef: string | null, _result?: unknown): Promise<void> {
     const records = await this.readIdempotency();
     if (records[key]) return;
     const at = nowIso();
     records[key] = { resultRef, at };
     this.pendingIdem.push({ key, result_ref: resultRef, at });
+  }
+
+  async forgetIdempotency(key: string): Promise<void> {
+    const generation = this.fence();
+    this.pendingIdem = this.pendingIdem.filter((p) => p.key !== key);
+    if (this.idem) delete this.idem[key];
+    const r = await this.db.query(`DELETE FROM planspec.idempotency WHERE run_id = $1 AND key = $3 AND ${FENCE}`, [this.runId, generation, key]);
+    if ((r.rowCount ?? 0) === 0 && !(await this.fenceHolds(generation))) throw new LeaseLostError(this.runId);
+  }
+
+  private async fenceHolds(generation: number): Promise<boolean> {
+    const r = await this.db.query(`SELECT 1 WHERE ${FENCE}`, [this.runId, generation]);
+    return r.rows.length > 0;
   }
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
