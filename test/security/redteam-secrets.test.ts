@@ -1,0 +1,78 @@
+/**
+ * Red team, secrets: forms of a secret the scrubber missed on main, and a careless
+ * operator's typo that printed one. Real CLI, real run directories; every file of the
+ * run and all output are searched.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { filesUnder, planspec, put, scratch } from "./helpers.js";
+
+const KEY = "sk-Probe-Secret-77aa";
+const PASS = "orchid-velvet-9931-kappa";
+
+const PLAN = `planspec: 1
+name: forms
+goal: a tool and a shell that print secrets in forms people meet in logs
+secrets: [MAILER_PASSPHRASE]
+inputs:
+  api_key: { type: string, secret: true }
+tools: { forms: { risk: read }, exec: { risk: write } }
+steps:
+  forms:
+    kind: analyze
+    goal: print the key as a Basic header, in hex and upper-cased
+    tool: forms
+    with: { key: "\${{ inputs.api_key }}", pass: "\${{ secrets.MAILER_PASSPHRASE }}" }
+  shell:
+    kind: write
+    goal: print a Basic authorization header like curl -v does
+    tool: exec
+    with:
+      command: >-
+        printf 'Authorization: Basic %s\\n' "$(printf 'u:%s' "$MAILER_PASSPHRASE" | base64 -w0)";
+        printf '%s:rest' "\${{ inputs.api_key }}" | base64 -w0
+`;
+
+const TOOLS = `export default {
+  forms: { risk: "read", run: (a) => ({
+    basic: "Basic " + Buffer.from("user:" + a.key).toString("base64"),
+    basic2: "Basic " + Buffer.from("ab:" + a.pass).toString("base64url"),
+    hex: Buffer.from(a.key).toString("hex"),
+    HEX: Buffer.from(a.pass).toString("hex").toUpperCase(),
+    upper: a.key.toUpperCase(),
+    lower: a.pass.toLowerCase(),
+  }) },
+};`;
+
+/** Every rendering the tools above produce, computed here independently. */
+function leakedForms(): string[] {
+  const b64 = (s: string) => Buffer.from(s).toString("base64");
+  return [
+    b64(`user:${KEY}`),
+    Buffer.from(`ab:${PASS}`).toString("base64url"),
+    b64(`u:${PASS}`),
+    b64(`${KEY}:rest`),
+    Buffer.from(KEY).toString("hex"),
+    Buffer.from(PASS).toString("hex").toUpperCase(),
+    KEY.toUpperCase(),
+    PASS.toLowerCase(),
+    KEY,
+    PASS,
+  ];
+}
+
+describe("red team: secret forms the scrubber must catch", () => {
+  it("a secret inside a Basic header (base64 at any offset), in hex and in another case: zero hits", () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "tools.mjs", TOOLS);
+    const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `api_key=${KEY}`], { MAILER_PASSPHRASE: PASS });
+    expect(r.code).toBe(0);
+    const status = planspec(ws, ["status", "run", "--json"]);
+    const text = [r.stdout, r.stderr, status.stdout, status.stderr, ...filesUnder(join(ws, "run")).map((f) => readFileSync(f, "latin1"))].join("\n");
+    expect(text).toContain("[redacted]");
+    const leaks = leakedForms().filter((form) => text.includes(form));
+    expect(leaks).toEqual([]);
+  });
+});
