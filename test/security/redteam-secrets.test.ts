@@ -75,4 +75,14 @@ describe("red team: secret forms the scrubber must catch", () => {
     const leaks = leakedForms().filter((form) => text.includes(form));
     expect(leaks).toEqual([]);
   });
+
+  it("--input without '=' does not print the value (a typo for api_key=...)", () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "run", "--no-lint-gate", "--input", `api_key:${KEY}`], { MAILER_PASSPHRASE: PASS });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("--input expects name=value");
+    expect(r.stderr).not.toContain(KEY.slice(0, 8));
+  });
 });
