@@ -181,10 +181,16 @@ export async function writeConfined(workspace: string, p: unknown, content: stri
     }
     if (append) {
       // O_NOFOLLOW: a link planted since the lstat above is refused, not written through.
-      const handle = await open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644).catch((e: NodeJS.ErrnoException) => {
-        throw e.code === "ELOOP" ? new PathEscapeError(p as string, "changed while it was written") : e;
+      // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of blocking the run.
+      const handle = await open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ELOOP") throw new PathEscapeError(p as string, "changed while it was written");
+        throw e.code === "ENXIO" ? new ToolError(`path "${String(p)}" is not a regular file`) : e;
       });
       try {
+        const st = await handle.stat();
+        if (!st.isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+        // An append writes the inode in place: another name of it may be outside the workspace.
+        if (st.nlink > 1) throw new PathEscapeError(p as string, "has other hard links (one may be outside the workspace); appending to it is refused");
         await handle.writeFile(content);
       } finally {
         await handle.close();
