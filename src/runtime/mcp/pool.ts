@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../../ir.js";
 
 export type LiveTool = Tool;
@@ -30,6 +30,8 @@ export interface Connection {
   client: Client;
   /** Tools by name, from tools/list when the connection opened. */
   tools: Map<string, LiveTool>;
+  /** Set when the server said its tool list changed: `tools` is listed again before the next call. */
+  listChanged: boolean;
   /** True once the transport closed (the server exited or the session ended). */
   closed: boolean;
   /** The last lines the server wrote to stderr (stdio), for error messages. */
@@ -91,10 +93,13 @@ async function listAll(client: Client): Promise<LiveTool[]> {
 export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const { transport, tail } = transportFor(name, spec, baseDir, env);
   const client = new Client(CLIENT_INFO);
-  const conn: Connection = { client, tools: new Map(), closed: false, stderrTail: tail };
+  const conn: Connection = { client, tools: new Map(), listChanged: false, closed: false, stderrTail: tail };
   client.onclose = () => {
     conn.closed = true;
   };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    conn.listChanged = true;
+  });
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     for (const t of await listAll(client)) conn.tools.set(t.name, t);
@@ -106,6 +111,15 @@ export async function connect(name: string, spec: McpServerSpec, baseDir: string
     throw new McpConnectError(`cannot start MCP server "${name}" (${describeServer(spec)}): ${why}${extra ? ` (stderr: ${extra})` : ""}`);
   }
   return conn;
+}
+
+/** The server's tools as they are now: listed again when it announced a change (drift is judged on these). */
+export async function currentTools(conn: Connection): Promise<Map<string, LiveTool>> {
+  if (conn.listChanged) {
+    conn.listChanged = false;
+    conn.tools = new Map((await listAll(conn.client)).map((t) => [t.name, t]));
+  }
+  return conn.tools;
 }
 
 /** The servers of one run session. */
