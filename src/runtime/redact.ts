@@ -17,10 +17,15 @@ export const REDACTED = "[redacted]";
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (v && v.length >= 8 && SECRET_NAME.test(k) && !/^(\d+|true|false|yes|no)$/i.test(v)) out.push(v);
+    if (SECRET_NAME.test(k) && looksLikeCredential(v)) out.push(v!);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
+}
+
+/** Whether a value guessed to be a secret is one worth scrubbing: 8+ characters, not a plain number or boolean. */
+export function looksLikeCredential(v: string | undefined): boolean {
+  return v !== undefined && v.length >= 8 && !/^(\d+|true|false|yes|no)$/i.test(v);
 }
 
 /** Whether a field name should have its value hidden. */

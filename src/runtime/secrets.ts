@@ -6,7 +6,8 @@
  */
 import type { PlanIR } from "../ir.js";
 import { InputError } from "./inputs.js";
-import { fingerprint, Scrubber, secretValues } from "./redact.js";
+import { envReferences } from "./mcp/pool.js";
+import { fingerprint, looksLikeCredential, Scrubber, secretValues } from "./redact.js";
 
 /** What state.json holds in place of a secret input's value. */
 export function secretMark(value: unknown): string {
@@ -53,6 +54,10 @@ export function planSecrets(plan: PlanIR, env: NodeJS.ProcessEnv): Record<string
 /** The scrubber of a session: every secret value it knows of, in text form. */
 export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv): Scrubber {
   const values = [...Object.values(secrets), ...secretValues(env)];
+  // What `${NAME}` hands an MCP server is a secret whatever NAME is called (it may come back in a result).
+  for (const spec of Object.values(plan.mcp ?? {})) {
+    for (const name of envReferences(spec)) if (looksLikeCredential(env[name])) values.push(env[name]!);
+  }
   for (const name of secretInputNames(plan)) {
     const v = inputs[name];
     if (v === undefined || v === null || isMark(v)) continue;

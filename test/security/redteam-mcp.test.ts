@@ -81,6 +81,17 @@ describe("red team: hostile MCP servers", () => {
     expect(state.nodes.two!.lastError).toContain('MCP tool "h.t" drifted from the catalogue: annotations.destructiveHint');
   });
 
+  it("what ${NAME} hands a server is scrubbed when the server sends it back, whatever NAME is called", () => {
+    const dir = project("echo");
+    const dsn = "postgres://app:Hunter2-xyzzy-42@db.internal/prod";
+    const r = planspec(dir, ["run", "p.plan.yaml", "--run-dir", "run", "--no-lint-gate"], { DB_DSN: dsn });
+    expect(r.code).toBe(0);
+    const status = planspec(dir, ["status", "run", "--json"]);
+    const text = [r.stdout, r.stderr, status.stdout, ...filesUnder(join(dir, "run")).map((f) => readFileSync(f, "utf8"))].join("\n");
+    expect(text).toContain("connected with [redacted] call 2");
+    expect(text).not.toContain("Hunter2-xyzzy-42");
+  });
+
   it("compile, lint, validate and graph never start a plan's mcp: command", () => {
     const dir = project("echo");
     const marker = join(dir, "started");

@@ -43,6 +43,14 @@ export function describeServer(spec: McpServerSpec): string {
   return spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
 }
 
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The environment variables a server's `env` and `headers` name as `${NAME}` (secrets, by the docs' intent). */
+export function envReferences(spec: McpServerSpec): string[] {
+  const values = Object.values((spec.transport === "http" ? spec.headers : spec.env) ?? {});
+  return values.flatMap((v) => [...v.matchAll(ENV_REF)].map((m) => m[1]!));
+}
+
 /**
  * `${NAME}` in header and env values is taken from the run's environment when the
  * server starts, so a plan (and the run directory's copy of it) names a secret without holding it.
@@ -50,7 +58,7 @@ export function describeServer(spec: McpServerSpec): string {
 export function expandEnv(values: Readonly<Record<string, string>> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(values ?? {})) {
-    out[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    out[k] = v.replace(ENV_REF, (_, name: string) => {
       const value = env[name];
       if (value === undefined) throw new McpConnectError(`environment variable ${name} (used in ${where}.${k}) is not set`);
       return value;
