@@ -85,4 +85,19 @@ describe("red team: secret forms the scrubber must catch", () => {
     expect(r.stderr).toContain("--input expects name=value");
     expect(r.stderr).not.toContain(KEY.slice(0, 8));
   });
+
+  it("a tool module that fails to load quoting a plan secret: the one line names the module, not the secret (run and resume)", () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "tools.mjs", TOOLS);
+    put(ws, "bad.mjs", 'throw new Error("config check failed: passphrase " + process.env.MAILER_PASSPHRASE + " rejected");');
+    const env = { MAILER_PASSPHRASE: PASS };
+    const run = planspec(ws, ["run", "p.plan.yaml", "--tools", "bad.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `api_key=${KEY}`], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot load tool module .*bad\.mjs: config check failed: passphrase \[redacted\] rejected/);
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `api_key=${KEY}`], env).code).toBe(0);
+    const resume = planspec(ws, ["resume", "run", "--tools", "bad.mjs", "--input", `api_key=${KEY}`], env);
+    expect(resume.stderr).toContain("[redacted]");
+    expect(run.stderr + resume.stderr).not.toContain(PASS);
+  });
 });
