@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeUnexpected } from "../../src/cli/errors.js";
 import { filesUnder, planspec, put, scratch } from "./helpers.js";
 
 const KEY = "sk-Probe-Secret-77aa";
@@ -99,5 +100,12 @@ describe("red team: secret forms the scrubber must catch", () => {
     const resume = planspec(ws, ["resume", "run", "--tools", "bad.mjs", "--input", `api_key=${KEY}`], env);
     expect(resume.stderr).toContain("[redacted]");
     expect(run.stderr + resume.stderr).not.toContain(PASS);
+  });
+
+  it("an internal error's line is scrubbed before it is cut at 200 characters (no half secret)", () => {
+    const token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    const { line } = describeUnexpected(new TypeError(`${"x".repeat(180)} ${token} tail`), { GITHUB_TOKEN: token });
+    expect(line).toContain("internal error: TypeError");
+    expect(line).not.toContain(token.slice(0, 12));
   });
 });
