@@ -6,6 +6,7 @@
  * where events are written: redacting-store.ts).
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./limits.js";
 import { redact } from "./redact.js";
 import type { RunState } from "./store.js";
 import { effectiveRisk } from "./tools/registry.js";
@@ -42,6 +43,7 @@ export class Gateway {
     private readonly emit: (type: string, data: Record<string, unknown>) => void,
     private readonly state: RunState,
     private readonly workspace: string,
+    private readonly maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
   ) {}
 
   has(name: string): boolean {
@@ -82,6 +84,7 @@ export class Gateway {
       attempt: cc.attempt,
       workspace: this.workspace,
       idempotencyKey: cc.idempotencyKey,
+      maxOutputBytes: this.maxOutputBytes,
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

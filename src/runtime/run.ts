@@ -195,7 +195,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace);
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
@@ -302,8 +302,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       return { ...base, outcome: { status: "paused", reason: state.reason } };
     }
     await sink.writeState(state);
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {

@@ -9,6 +9,8 @@ export interface ToolContext {
   /** Absolute path of the workspace fs tools are confined to. */
   workspace: string;
   idempotencyKey?: string;
+  /** The step's output limit in bytes: a tool that reads data (a file, a response body) stops past it. */
+  maxOutputBytes?: number;
   /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }

@@ -14,6 +14,7 @@ import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } fr
 import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { formatSize } from "../limits.js";
 import { ToolError } from "./types.js";
 
 /** Thrown when a path leaves the workspace; the gateway records it as a violation. */
@@ -86,14 +87,21 @@ async function danglingLink(root: string, abs: string): Promise<boolean> {
   return false;
 }
 
-/** Reads a text file of the workspace. */
-export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal): Promise<string> {
+/** The message for data a tool will not read: more than the step may return. */
+export function tooLarge(what: string, maxBytes: number): string {
+  return `${what} is more than ${formatSize(maxBytes)} (the per-step output limit; raise it with --max-output-size)`;
+}
+
+/** Reads a text file of the workspace; one larger than `maxBytes` is refused before it is read. */
+export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal, maxBytes = Infinity): Promise<string> {
   const root = rootOf(workspace);
   const abs = lexical(root, p);
   // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the run.
   const { handle } = await openVerified(root, p as string, abs, O_RDONLY | O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+    if (st.size > maxBytes) throw new ToolError(tooLarge(`path "${String(p)}"`, maxBytes));
     return await handle.readFile({ encoding: "utf8", signal });
   } finally {
     await handle.close();
