@@ -4,7 +4,7 @@
  * FIFO, the real CLI.
  */
 import { execFileSync } from "node:child_process";
-import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { events, json, planspec, put, scratch } from "./helpers.js";
@@ -47,5 +47,27 @@ describe("red team: appends stay inside the workspace", () => {
     expect(r.code).toBe(1);
     const state = json<{ nodes: Record<string, { lastError?: string }> }>(join(dir, "run/state.json"));
     expect(state.nodes.log!.lastError).toMatch(/not a regular file/);
+  });
+
+  it("a path longer than PATH_MAX is refused before anything is created (it left 2,042 nested directories)", () => {
+    const dir = scratch();
+    mkdirSync(join(dir, "ws"));
+    const deep = `${"a/".repeat(3000)}x.txt`;
+    put(dir, "p.plan.yaml", `planspec: 1
+name: deep
+goal: write a deep file
+tools: { fs.write: { risk: write } }
+steps:
+  w:
+    kind: write
+    goal: write it
+    tool: fs.write
+    with: { path: "${deep}", content: x }
+`);
+    const r = planspec(dir, ["run", "p.plan.yaml", "--workspace", "ws", "--run-dir", "run", "--no-lint-gate"]);
+    expect(r.code).toBe(1);
+    const state = json<{ nodes: Record<string, { lastError?: string }> }>(join(dir, "run/state.json"));
+    expect(state.nodes.w!.lastError).toMatch(/is longer than 4096 bytes/);
+    expect(readdirSync(join(dir, "ws"))).toEqual([]);
   });
 });

@@ -29,6 +29,7 @@ export class PathEscapeError extends Error {
 }
 
 const PROC = existsSync("/proc/self/fd");
+const PATH_MAX = 4096;
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
 function inside(root: string, p: string): boolean {
@@ -45,6 +46,8 @@ function lexical(root: string, p: unknown): string {
   if (typeof p !== "string" || p === "" || p.includes("\0")) throw new PathEscapeError(String(p), "is not a usable path");
   const abs = resolve(root, p);
   if (!inside(root, abs)) throw new PathEscapeError(p);
+  // Longer than PATH_MAX: the opened path could not be verified (readlink fails), so nothing is done on it.
+  if (Buffer.byteLength(abs) >= PATH_MAX) throw new ToolError(`path "${p.slice(0, 60)}…" is longer than ${PATH_MAX} bytes`);
   return abs;
 }
 
