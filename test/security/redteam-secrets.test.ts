@@ -108,4 +108,32 @@ describe("red team: secret forms the scrubber must catch", () => {
     expect(line).toContain("internal error: TypeError");
     expect(line).not.toContain(token.slice(0, 12));
   });
+
+  it("a secret input that is a JSON object: each of its strings is a secret, not only the whole JSON text", () => {
+    const ws = scratch();
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: creds
+goal: log in with a credentials object
+inputs:
+  creds: { type: object, secret: true }
+tools: { login: { risk: read } }
+steps:
+  login:
+    kind: analyze
+    goal: log in
+    tool: login
+    with: { creds: "\${{ inputs.creds }}" }
+`,
+    );
+    put(ws, "tools.mjs", 'export default { login: { risk: "read", run: (a) => ({ said: "logged in as " + a.creds.user + " with " + a.creds.password }) } };');
+    const password = "Zebra-Tulip-4411";
+    const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `creds={"user":"svc-reports","password":"${password}"}`]);
+    expect(r.code).toBe(0);
+    const text = [r.stdout, r.stderr, ...filesUnder(join(ws, "run")).map((f) => readFileSync(f, "utf8"))].join("\n");
+    expect(text).toContain("logged in as [redacted] with [redacted]");
+    expect(text).not.toContain(password);
+  });
 });
