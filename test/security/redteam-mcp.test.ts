@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURE_SERVER } from "../mcp/helpers.js";
 import { filesUnder, json, planspec, put, scratch } from "./helpers.js";
 
 const SERVER = String.raw`
@@ -105,5 +106,29 @@ describe("red team: hostile MCP servers", () => {
       expect([0, 1], `${args.join(" ")}: ${r.stderr}`).toContain(r.code);
     }
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("import mcp: a token on the command line stays out of the committed catalogue; --env values and a bad --header stay out of the error line", () => {
+    const dir = scratch();
+    const token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    const imp = planspec(dir, ["import", "mcp", "fx", "-o", "fx.catalog.yaml", "--", process.execPath, FIXTURE_SERVER, "--token", token], { GITHUB_TOKEN: token });
+    expect(imp.code).toBe(0);
+    const catalogue = readFileSync(join(dir, "fx.catalog.yaml"), "utf8");
+    expect(catalogue).toContain("fx.echo:");
+    expect(catalogue).toContain("--token [redacted]");
+    expect(catalogue + imp.stderr).not.toContain(token);
+
+    // A server that prints its configuration on stderr and dies: the error quotes the stderr, scrubbed.
+    put(dir, "leaky.mjs", 'process.stderr.write("config: api token=" + process.env.API_TOKEN + "\\n"); process.exit(3);');
+    const key = "sk-leaky-0123456789abcdef";
+    const dead = planspec(dir, ["import", "mcp", "l", "--env", `API_TOKEN=${key}`, "--", process.execPath, "leaky.mjs"]);
+    expect(dead.code).toBe(2);
+    expect(dead.stderr).toContain("config: api token=[redacted]");
+    expect(dead.stderr).not.toContain(key);
+
+    const typo = planspec(dir, ["import", "mcp", "s", "--url", "http://127.0.0.1:9/mcp", "--header", `Authorization Bearer ${key}`]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("--header must be NAME:VALUE");
+    expect(typo.stderr).not.toContain(key.slice(0, 10));
   });
 });
