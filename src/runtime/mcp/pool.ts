@@ -36,6 +36,8 @@ export interface Connection {
   closed: boolean;
   /** The last lines the server wrote to stderr (stdio), for error messages. */
   stderrTail: () => string;
+  /** The last transport error (a message too large for the SDK's 10 MiB read buffer, a broken pipe). */
+  lastError?: string;
 }
 
 /** How a server is named in messages: its command line or its URL. */
@@ -104,6 +106,9 @@ export async function connect(name: string, spec: McpServerSpec, baseDir: string
   const conn: Connection = { client, tools: new Map(), listChanged: false, closed: false, stderrTail: tail };
   client.onclose = () => {
     conn.closed = true;
+  };
+  client.onerror = (err) => {
+    conn.lastError = err.message;
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     conn.listChanged = true;

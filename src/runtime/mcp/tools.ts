@@ -125,7 +125,8 @@ export function mcpTools(plan: PlanIR, names: Iterable<string>, pool: McpPool): 
           }
           if (conn.closed) {
             const tail = conn.stderrTail();
-            throw new ToolError(`MCP server "${where.server}" failed during the call to "${name}": ${(err as Error).message}${tail ? ` (stderr: ${tail})` : ""}; it is restarted on the next call`);
+            const cause = conn.lastError ? ` (${conn.lastError})` : "";
+            throw new ToolError(`MCP server "${where.server}" failed during the call to "${name}": ${(err as Error).message}${cause}${tail ? ` (stderr: ${tail})` : ""}; it is restarted on the next call`);
           }
           throw new ToolError(`${name}: ${(err as Error).message}`);
         }
