@@ -40,7 +40,8 @@ export function describeUnexpected(err: unknown, env: NodeJS.ProcessEnv): { line
     return { line: hide(`${what}: ${ADVICE[err.code] ?? err.message.split("\n")[0]} (${err.code})`), exitCode: 2 };
   }
   const name = err instanceof Error ? err.name : "Error";
-  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 200);
+  // Scrubbed before it is cut: a secret across the cut would leave its first half.
+  const message = hide((err instanceof Error ? err.message : String(err)).split("\n")[0]!).slice(0, 200);
   const debug = env.PLANSPEC_DEBUG === "1" && err instanceof Error && err.stack ? `\n${err.stack}` : "";
   return { line: hide(`internal error: ${name}: ${message} — this is a bug; set PLANSPEC_DEBUG=1 for the stack trace${debug}`), exitCode: 1 };
 }

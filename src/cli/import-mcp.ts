@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { McpServerSpec } from "../ir.js";
+import { isSecretName, Scrubber, secretValues } from "../runtime/redact.js";
 import type { ActionContext } from "./main.js";
 import { UsageError, write } from "./io.js";
 import { collect } from "./run.js";
@@ -32,12 +33,22 @@ Exit status: 0 written, 2 usage error or the server could not be started or list
 
 function pairs(list: string[], sep: string, what: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const item of list) {
+  for (const [n, item] of list.entries()) {
     const i = item.indexOf(sep);
-    if (i <= 0) throw new UsageError(`${what} must be NAME${sep}VALUE, got "${item}"`);
+    // Not quoted: the value is often a credential.
+    if (i <= 0) throw new UsageError(`${what} must be NAME${sep}VALUE: ${what} number ${n + 1} has no "${sep}" (its text is not shown: it may be a secret)`);
     out[item.slice(0, i).trim()] = item.slice(i + 1).trim();
   }
   return out;
+}
+
+/** The values of --env and --header entries named like credentials (Authorization, API_TOKEN). */
+function credentials(spec: McpServerSpec): string[] {
+  const given = (spec.transport === "http" ? spec.headers : spec.env) ?? {};
+  return Object.entries(given)
+    .filter(([k]) => isSecretName(k))
+    .flatMap(([, v]) => [v, v.replace(/^(bearer|basic|token)\s+/i, "")])
+    .filter((v) => v.length >= 4);
 }
 
 /** Registers `import mcp` under the `import` command. */
@@ -70,14 +81,16 @@ export function registerImportMcp(cmd: Command, ctx: ActionContext): void {
         }
         const { connect } = await import("../runtime/mcp/pool.js");
         const { catalogueYaml } = await import("../runtime/mcp/catalogue.js");
+        // The catalogue is committed and its header quotes the command line (`--token $GH_TOKEN`); errors quote the server's stderr.
+        const scrub = new Scrubber([...secretValues(io.env), ...credentials(spec)]);
         let conn;
         try {
           conn = await connect(name, spec, io.cwd, io.env);
         } catch (err) {
-          throw new UsageError((err as Error).message);
+          throw new UsageError(scrub.text((err as Error).message));
         }
         try {
-          const yaml = catalogueYaml(name, spec, [...conn.tools.values()], conn.client.getServerVersion(), opts.out ? basename(opts.out) : undefined);
+          const yaml = scrub.text(catalogueYaml(name, spec, [...conn.tools.values()], conn.client.getServerVersion(), opts.out ? basename(opts.out) : undefined));
           if (opts.out) {
             const file = resolve(io.cwd, opts.out);
             try {

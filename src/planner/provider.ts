@@ -5,7 +5,7 @@
  */
 import { PlannerError } from "./errors.js";
 import { DEFAULT_POLICY, type HttpPolicy, type Transport } from "./http.js";
-import { proxyDispatcher, proxySecrets } from "./proxy.js";
+import { proxyDispatcher, proxySecrets, urlSecrets } from "./proxy.js";
 import { secretValues, type TraceSink } from "./trace.js";
 
 export interface ChatMessage {
@@ -125,7 +125,7 @@ export async function makeProvider(opts: ProviderOptions): Promise<{ provider: P
     cfg = { name: "openai", model: opts.model ?? DEFAULT_MODELS.openai, url: endpoint(baseUrl, "chat/completions"), notFoundHint, headers, keyVar, policy };
     if (opts.maxTokens !== undefined) cfg.maxTokens = opts.maxTokens;
   }
-  const secrets = [...new Set([key, ...secretValues(cfg.headers), ...proxySecrets(env)])];
+  const secrets = [...new Set([key, ...secretValues(cfg.headers), ...proxySecrets(env), ...urlSecrets(cfg.url)])];
   const dispatcher = await proxyDispatcher(env, cfg.url);
   const transport: Transport = dispatcher ? { dispatcher, secrets } : { secrets };
   const config: ClientConfig = { ...cfg, transport };

@@ -37,14 +37,24 @@ export async function proxyDispatcher(env: NodeJS.ProcessEnv, target: string): P
 
 /** Proxy credentials (http://user:pass@proxy) never reach a trace or a message. */
 export function proxySecrets(env: NodeJS.ProcessEnv): string[] {
-  const out: string[] = [];
-  for (const name of ["HTTP_PROXY", "HTTPS_PROXY"]) {
-    try {
-      const u = new URL(envValue(env, name));
-      if (u.password) out.push(decodeURIComponent(u.password), u.password);
-    } catch {
-      // not a URL: nothing to hide
-    }
+  return ["HTTP_PROXY", "HTTPS_PROXY"].flatMap((name) => urlSecrets(envValue(env, name)));
+}
+
+const SECRET_PARAM = /key|token|secret|password|passwd|sig|auth|credential/i;
+
+/**
+ * The credentials a URL carries: its password and the values of query
+ * parameters named like credentials (`?key=`, `?sig=`), raw and decoded.
+ */
+export function urlSecrets(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return []; // not a URL: nothing to hide
   }
+  const out: string[] = [];
+  if (u.password) out.push(decodeURIComponent(u.password), u.password);
+  for (const [name, value] of u.searchParams) if (SECRET_PARAM.test(name)) out.push(value, encodeURIComponent(value));
   return out.filter((s) => s.length >= 4);
 }

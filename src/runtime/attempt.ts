@@ -57,15 +57,18 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
     const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease };
     const started = performance.now();
-    const output = await runStepBody(node, a.env, gateway, cc);
+    const returned = await runStepBody(node, a.env, gateway, cc);
     clearTimeout(timer);
     // A tool that blocks the event loop keeps the timer from firing: judge by the clock.
     if (node.timeoutMs !== undefined && performance.now() - started > node.timeoutMs) throw new StepTimeoutError(node.id, node.timeoutMs);
     const max = a.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    const size = jsonSize(output, max);
+    const size = jsonSize(returned, max);
     if (size > max) {
       throw new PermanentStepError(`the output of step "${node.id}" is more than ${formatSize(max)} (the per-step limit; raise it with --max-output-size)`);
     }
+    // A copy, as JSON: the tool may still hold (and change) the object it returned after it was checked and stored.
+    const text = JSON.stringify(returned);
+    const output = text === undefined ? returned : (JSON.parse(text) as unknown);
     const schemaError = await outputSchemaError(node, output);
     if (schemaError) throw new Error(schemaError);
     const judge: Judge | undefined = gateway.has("judge")

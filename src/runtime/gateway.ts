@@ -6,6 +6,7 @@
  * where events are written: redacting-store.ts).
  */
 import { riskRank, type IRNode, type PlanIR } from "../ir.js";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./limits.js";
 import { redact } from "./redact.js";
 import type { Lease, RunState } from "./store.js";
 import { effectiveRisk } from "./tools/registry.js";
@@ -44,6 +45,7 @@ export class Gateway {
     private readonly emit: (type: string, data: Record<string, unknown>) => void,
     private readonly state: RunState,
     private readonly workspace: string,
+    private readonly maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
   ) {}
 
   has(name: string): boolean {
@@ -92,6 +94,7 @@ export class Gateway {
       workspace: this.workspace,
       idempotencyKey: cc.idempotencyKey,
       fencingToken: cc.lease?.token,
+      maxOutputBytes: this.maxOutputBytes,
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

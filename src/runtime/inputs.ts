@@ -87,9 +87,10 @@ export function resolveInputs(plan: PlanIR, given: Record<string, unknown>): Rec
 /** Parses `k=v` pairs (repeatable `--input`) into an object without a prototype, so `__proto__` is a name like any other. */
 export function parseInputPairs(pairs: readonly string[]): Record<string, string> {
   const out = Object.create(null) as Record<string, string>;
-  for (const p of pairs) {
+  for (const [i, p] of pairs.entries()) {
     const eq = p.indexOf("=");
-    if (eq <= 0) throw new InputError(`--input expects name=value, got "${p.length > 40 ? `${p.slice(0, 40)}…` : p}"`);
+    // The argument is not quoted: it is often a secret typed as name:value.
+    if (eq <= 0) throw new InputError(`--input expects name=value: --input number ${i + 1} has ${eq === 0 ? "no name before the" : "no"} "=" (its text is not shown: it may be a secret)`);
     out[p.slice(0, eq)] = p.slice(eq + 1);
   }
   return out;

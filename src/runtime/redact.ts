@@ -17,10 +17,15 @@ export const REDACTED = "[redacted]";
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (v && v.length >= 8 && SECRET_NAME.test(k) && !/^(\d+|true|false|yes|no)$/i.test(v)) out.push(v);
+    if (SECRET_NAME.test(k) && looksLikeCredential(v)) out.push(v!);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
+}
+
+/** Whether a value guessed to be a secret is one worth scrubbing: 8+ characters, not a plain number or boolean. */
+export function looksLikeCredential(v: string | undefined): boolean {
+  return v !== undefined && v.length >= 8 && !/^(\d+|true|false|yes|no)$/i.test(v);
 }
 
 /** Whether a field name should have its value hidden. */
@@ -38,15 +43,33 @@ export function fingerprint(value: string): string {
   return `sha256:${createHash("sha256").update(`planspec-secret\0${value}`).digest("hex").slice(0, 16)}`;
 }
 
-/** The forms a secret is searched in: as is, URL-encoded, base64, base64url and JSON-escaped. */
+/**
+ * The forms a secret is searched in: as is, URL-encoded, JSON-escaped, hex, and base64 /
+ * base64url at each of the three byte offsets it can have inside a longer encoded text
+ * (`Basic base64(user:secret)`), each cut to the characters the secret alone determines.
+ */
 function encodings(secret: string): string[] {
   const b = Buffer.from(secret, "utf8");
-  return [secret, encodeURIComponent(secret), b.toString("base64"), b.toString("base64url"), JSON.stringify(secret).slice(1, -1)];
+  const out = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), b.toString("hex"), b.toString("base64"), b.toString("base64url")];
+  for (let k = 0; k < 3; k++) {
+    const shifted = Buffer.concat([Buffer.alloc(k), b]);
+    const from = Math.ceil((8 * k) / 6);
+    const to = Math.floor((8 * shifted.length) / 6);
+    // A short middle would match ordinary base64 by chance.
+    if (to - from < 6) continue;
+    for (const enc of ["base64", "base64url"] as const) out.push(shifted.toString(enc).slice(from, to));
+  }
+  return out;
 }
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export class Scrubber {
   /** Every form of every secret, longest first so a secret containing another is replaced whole. */
   private readonly needles: string[];
+  /** The forms as one case-insensitive pattern (an upper-cased key or HEX is still the key). */
+  private readonly pattern: RegExp | undefined;
+  /** Fingerprint tags by lower-cased form. */
   private readonly tags = new Map<string, string>();
 
   constructor(secrets: Iterable<string>, opts: { encodings?: boolean } = {}) {
@@ -57,29 +80,26 @@ export class Scrubber {
         // An encoding shorter than 4 characters would scrub ordinary text.
         if (form === s || form.length >= 4) {
           set.add(form);
-          this.tags.set(form, `[secret ${fingerprint(s)}]`);
+          if (!this.tags.has(form.toLowerCase())) this.tags.set(form.toLowerCase(), `[secret ${fingerprint(s)}]`);
         }
       }
     }
     this.needles = [...set].sort((a, b) => b.length - a.length);
+    this.pattern = this.needles.length > 0 ? new RegExp(this.needles.map(escapeRe).join("|"), "gi") : undefined;
   }
 
   get empty(): boolean {
     return this.needles.length === 0;
   }
 
-  /** `text` with every secret (in any of its forms) replaced by `[redacted]`. */
+  /** `text` with every secret (in any of its forms, in any case) replaced by `[redacted]`. */
   text(text: string): string {
-    let s = text;
-    for (const n of this.needles) if (s.includes(n)) s = s.split(n).join(REDACTED);
-    return s;
+    return this.pattern ? text.replace(this.pattern, REDACTED) : text;
   }
 
   /** `text` with each secret replaced by its fingerprint: distinct secrets stay distinct (idempotency keys). */
   tagged(text: string): string {
-    let s = text;
-    for (const n of this.needles) if (s.includes(n)) s = s.split(n).join(this.tags.get(n)!);
-    return s;
+    return this.pattern ? text.replace(this.pattern, (m) => this.tags.get(m.toLowerCase()) ?? REDACTED) : text;
   }
 
   /** A deep copy of `value` with secrets replaced in every string (keys included); other values kept. */

@@ -125,7 +125,17 @@ export interface SessionTools {
  * on first use), and checks everything against the plan's catalogue. Relative stdio
  * `cwd`s of `mcp:` resolve against `baseDir` (the plan file's directory).
  */
-export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<SessionTools> {
+export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env, scrub?: Scrubber): Promise<SessionTools> {
+  try {
+    return await registryFor(plan, modules, baseDir, env);
+  } catch (err) {
+    // A module that fails to load may quote what it read from the environment: the terminal gets it scrubbed.
+    if (scrub && err instanceof Error) err.message = scrub.text(err.message);
+    throw err;
+  }
+}
+
+async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env: NodeJS.ProcessEnv): Promise<SessionTools> {
   const registry = await loadTools(modules);
   const problems: string[] = [];
   let pool: McpPool | undefined;
@@ -161,7 +171,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const inputs = resolveInputs(opts.plan, withEnvInputs(opts.plan, opts.inputs, env));
   const secrets = planSecrets(opts.plan, env);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
-  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env);
+  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
+  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env, scrub);
   const { registry } = tools;
   let store: Store;
   if (opts.store) {
@@ -173,7 +184,6 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     store = new FileStore(dir, runId);
   }
   instrument(store, opts.afterStateWrite);
-  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
   const sink = redactingStore(store, opts.plan, scrub);
   await store.lock();
   try {
@@ -189,7 +199,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace);
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
@@ -282,8 +292,6 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const secrets = planSecrets(plan, env);
     const config = await readRunConfig(store);
     const modules = opts.toolModules ?? config.toolModules;
-    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env);
-    const { registry } = tools;
     let changed: Set<string> | undefined;
     if (Object.keys(given).length > 0) {
       const merged = resolveInputs(plan, { ...state.inputs, ...given });
@@ -291,6 +299,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       state.inputs = merged;
     }
     const scrub = sessionScrubber(plan, state.inputs, secrets, env);
+    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
+    const { registry } = tools;
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
@@ -307,8 +317,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       return { ...base, outcome: { status: "paused", reason: state.reason } };
     }
     await sink.writeState(state);
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {

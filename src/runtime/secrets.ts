@@ -6,7 +6,8 @@
  */
 import type { PlanIR } from "../ir.js";
 import { InputError } from "./inputs.js";
-import { fingerprint, Scrubber, secretValues } from "./redact.js";
+import { envReferences } from "./mcp/pool.js";
+import { fingerprint, looksLikeCredential, Scrubber, secretValues } from "./redact.js";
 
 /** What state.json holds in place of a secret input's value. */
 export function secretMark(value: unknown): string {
@@ -50,15 +51,33 @@ export function planSecrets(plan: PlanIR, env: NodeJS.ProcessEnv): Record<string
   return out;
 }
 
+/** The strings and numbers inside a JSON value, as text (iteratively: inputs may be 100 levels deep). */
+function leaves(value: unknown): string[] {
+  const out: string[] = [];
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string" || typeof v === "number") out.push(String(v));
+    else if (v !== null && typeof v === "object") stack.push(...Object.values(v));
+  }
+  return out;
+}
+
 /** The scrubber of a session: every secret value it knows of, in text form. */
 export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv): Scrubber {
   const values = [...Object.values(secrets), ...secretValues(env)];
+  // What `${NAME}` hands an MCP server is a secret whatever NAME is called (it may come back in a result).
+  for (const spec of Object.values(plan.mcp ?? {})) {
+    for (const name of envReferences(spec)) if (looksLikeCredential(env[name])) values.push(env[name]!);
+  }
   for (const name of secretInputNames(plan)) {
     const v = inputs[name];
     if (v === undefined || v === null || isMark(v)) continue;
     const text = typeof v === "string" ? v : JSON.stringify(v);
     // A secret number or boolean shorter than 4 characters would scrub ordinary text; its mark still hides it in state.
     if (typeof v === "string" || text.length >= 4) values.push(text);
+    // A secret object or list: a tool that uses one field (creds.password) prints that field alone.
+    if (typeof v === "object") values.push(...leaves(v).filter((l) => l.length >= 4));
   }
   return new Scrubber(values);
 }

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../../ir.js";
 
 export type LiveTool = Tool;
@@ -30,15 +30,27 @@ export interface Connection {
   client: Client;
   /** Tools by name, from tools/list when the connection opened. */
   tools: Map<string, LiveTool>;
+  /** Set when the server said its tool list changed: `tools` is listed again before the next call. */
+  listChanged: boolean;
   /** True once the transport closed (the server exited or the session ended). */
   closed: boolean;
   /** The last lines the server wrote to stderr (stdio), for error messages. */
   stderrTail: () => string;
+  /** The last transport error (a message too large for the SDK's 10 MiB read buffer, a broken pipe). */
+  lastError?: string;
 }
 
 /** How a server is named in messages: its command line or its URL. */
 export function describeServer(spec: McpServerSpec): string {
   return spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The environment variables a server's `env` and `headers` name as `${NAME}` (secrets, by the docs' intent). */
+export function envReferences(spec: McpServerSpec): string[] {
+  const values = Object.values((spec.transport === "http" ? spec.headers : spec.env) ?? {});
+  return values.flatMap((v) => [...v.matchAll(ENV_REF)].map((m) => m[1]!));
 }
 
 /**
@@ -48,7 +60,7 @@ export function describeServer(spec: McpServerSpec): string {
 export function expandEnv(values: Readonly<Record<string, string>> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(values ?? {})) {
-    out[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    out[k] = v.replace(ENV_REF, (_, name: string) => {
       const value = env[name];
       if (value === undefined) throw new McpConnectError(`environment variable ${name} (used in ${where}.${k}) is not set`);
       return value;
@@ -91,10 +103,16 @@ async function listAll(client: Client): Promise<LiveTool[]> {
 export async function connect(name: string, spec: McpServerSpec, baseDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const { transport, tail } = transportFor(name, spec, baseDir, env);
   const client = new Client(CLIENT_INFO);
-  const conn: Connection = { client, tools: new Map(), closed: false, stderrTail: tail };
+  const conn: Connection = { client, tools: new Map(), listChanged: false, closed: false, stderrTail: tail };
   client.onclose = () => {
     conn.closed = true;
   };
+  client.onerror = (err) => {
+    conn.lastError = err.message;
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    conn.listChanged = true;
+  });
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     for (const t of await listAll(client)) conn.tools.set(t.name, t);
@@ -106,6 +124,15 @@ export async function connect(name: string, spec: McpServerSpec, baseDir: string
     throw new McpConnectError(`cannot start MCP server "${name}" (${describeServer(spec)}): ${why}${extra ? ` (stderr: ${extra})` : ""}`);
   }
   return conn;
+}
+
+/** The server's tools as they are now: listed again when it announced a change (drift is judged on these). */
+export async function currentTools(conn: Connection): Promise<Map<string, LiveTool>> {
+  if (conn.listChanged) {
+    conn.listChanged = false;
+    conn.tools = new Map((await listAll(conn.client)).map((t) => [t.name, t]));
+  }
+  return conn.tools;
 }
 
 /** The servers of one run session. */

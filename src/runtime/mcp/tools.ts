@@ -9,7 +9,7 @@ import type { JsonValue, PlanIR, ToolAnnotations, ToolSpec } from "../../ir.js";
 import { riskFromAnnotations } from "../../annotations.js";
 import { PermanentStepError } from "../step.js";
 import { ToolError, type ToolImpl } from "../tools/types.js";
-import { McpPool, NO_SDK_TIMEOUT, type LiveTool } from "./pool.js";
+import { currentTools, McpPool, NO_SDK_TIMEOUT, type LiveTool } from "./pool.js";
 
 /** The live tool differs from the reviewed catalogue: never called, never retried. */
 export class McpDriftError extends PermanentStepError {
@@ -107,7 +107,7 @@ export function mcpTools(plan: PlanIR, names: Iterable<string>, pool: McpPool): 
       ...(spec.description ? { description: spec.description } : {}),
       async run(args, ctx) {
         const conn = await pool.get(where.server);
-        const drift = driftOf(spec, conn.tools.get(where.tool));
+        const drift = driftOf(spec, (await currentTools(conn)).get(where.tool));
         if (drift) throw new McpDriftError(`MCP tool "${name}" drifted from the catalogue: ${drift}; refusing to call it (re-run planspec import mcp, review the change, and commit the new catalogue)`);
         let result: CallToolResult;
         try {
@@ -125,7 +125,8 @@ export function mcpTools(plan: PlanIR, names: Iterable<string>, pool: McpPool): 
           }
           if (conn.closed) {
             const tail = conn.stderrTail();
-            throw new ToolError(`MCP server "${where.server}" failed during the call to "${name}": ${(err as Error).message}${tail ? ` (stderr: ${tail})` : ""}; it is restarted on the next call`);
+            const cause = conn.lastError ? ` (${conn.lastError})` : "";
+            throw new ToolError(`MCP server "${where.server}" failed during the call to "${name}": ${(err as Error).message}${cause}${tail ? ` (stderr: ${tail})` : ""}; it is restarted on the next call`);
           }
           throw new ToolError(`${name}: ${(err as Error).message}`);
         }

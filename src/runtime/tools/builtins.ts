@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { parseCsv, toRecords } from "./csv.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
-import { confinedDir, listConfined, readConfined, writeConfined } from "./workspace.js";
+import { confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -21,7 +21,7 @@ const fsRead: ToolImpl = {
   risk: "read",
   description: "Read a text file in the workspace: { path } -> { path, content, bytes }",
   async run(args, ctx) {
-    const content = await readConfined(ctx.workspace, args.path, ctx.signal);
+    const content = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
     return { path: str(args, "path", "fs.read"), content, bytes: Buffer.byteLength(content) };
   },
 };
@@ -52,7 +52,7 @@ const csvRead: ToolImpl = {
   risk: "read",
   description: "Read a CSV file (RFC 4180, first row is the header): { path, delimiter? } -> { path, header, rows, records }",
   async run(args, ctx) {
-    const text = await readConfined(ctx.workspace, args.path, ctx.signal);
+    const text = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
     const delimiter = typeof args.delimiter === "string" ? args.delimiter : ",";
     let parsed: ReturnType<typeof toRecords>;
     try {
@@ -104,7 +104,7 @@ const httpRequest: ToolImpl = {
       }
     }
     const res = await fetch(url, { method, headers, body, signal: ctx.signal });
-    const text = await res.text();
+    const text = await bodyText(res, url, ctx.maxOutputBytes);
     let parsed: unknown = text;
     if ((res.headers.get("content-type") ?? "").includes("json")) {
       try {
@@ -116,6 +116,20 @@ const httpRequest: ToolImpl = {
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
   },
 };
+
+/** A response body as text, refused (and the connection dropped) as soon as it passes `max` bytes. */
+async function bodyText(res: Response, url: string, max = Infinity): Promise<string> {
+  if (!res.body) return "";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop by the throw cancels the stream.
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > max) throw new ToolError(tooLarge(`the response body of ${url}`, max));
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 function lookup(values: unknown, path: string): unknown {
   let cur = values;
@@ -141,7 +155,7 @@ const templateRender: ToolImpl = {
   async run(args, ctx) {
     let template: string;
     if (typeof args.template === "string") template = args.template;
-    else if (typeof args.path === "string") template = await readConfined(ctx.workspace, args.path, ctx.signal);
+    else if (typeof args.path === "string") template = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
     else throw new ToolError('template.render: give "template" (text) or "path" (a file in the workspace)');
     return renderTemplate(template, args.values ?? {});
   },

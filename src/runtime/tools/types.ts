@@ -19,6 +19,8 @@ export interface ToolContext {
    * token it saw can refuse the calls of a worker that lost the run.
    */
   fencingToken?: number;
+  /** The step's output limit in bytes: a tool that reads data (a file, a response body) stops past it. */
+  maxOutputBytes?: number;
   /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }

@@ -14,6 +14,7 @@ import { lstat, mkdir, open, readdir, realpath, rename, rm, type FileHandle } fr
 import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { formatSize } from "../limits.js";
 import { ToolError } from "./types.js";
 
 /** Thrown when a path leaves the workspace; the gateway records it as a violation. */
@@ -28,6 +29,7 @@ export class PathEscapeError extends Error {
 }
 
 const PROC = existsSync("/proc/self/fd");
+const PATH_MAX = 4096;
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
 function inside(root: string, p: string): boolean {
@@ -44,6 +46,8 @@ function lexical(root: string, p: unknown): string {
   if (typeof p !== "string" || p === "" || p.includes("\0")) throw new PathEscapeError(String(p), "is not a usable path");
   const abs = resolve(root, p);
   if (!inside(root, abs)) throw new PathEscapeError(p);
+  // Longer than PATH_MAX: the opened path could not be verified (readlink fails), so nothing is done on it.
+  if (Buffer.byteLength(abs) >= PATH_MAX) throw new ToolError(`path "${p.slice(0, 60)}…" is longer than ${PATH_MAX} bytes`);
   return abs;
 }
 
@@ -86,14 +90,21 @@ async function danglingLink(root: string, abs: string): Promise<boolean> {
   return false;
 }
 
-/** Reads a text file of the workspace. */
-export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal): Promise<string> {
+/** The message for data a tool will not read: more than the step may return. */
+export function tooLarge(what: string, maxBytes: number): string {
+  return `${what} is more than ${formatSize(maxBytes)} (the per-step output limit; raise it with --max-output-size)`;
+}
+
+/** Reads a text file of the workspace; one larger than `maxBytes` is refused before it is read. */
+export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal, maxBytes = Infinity): Promise<string> {
   const root = rootOf(workspace);
   const abs = lexical(root, p);
   // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the run.
   const { handle } = await openVerified(root, p as string, abs, O_RDONLY | O_NONBLOCK);
   try {
-    if (!(await handle.stat()).isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+    if (st.size > maxBytes) throw new ToolError(tooLarge(`path "${String(p)}"`, maxBytes));
     return await handle.readFile({ encoding: "utf8", signal });
   } finally {
     await handle.close();
@@ -181,10 +192,16 @@ export async function writeConfined(workspace: string, p: unknown, content: stri
     }
     if (append) {
       // O_NOFOLLOW: a link planted since the lstat above is refused, not written through.
-      const handle = await open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644).catch((e: NodeJS.ErrnoException) => {
-        throw e.code === "ELOOP" ? new PathEscapeError(p as string, "changed while it was written") : e;
+      // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of blocking the run.
+      const handle = await open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ELOOP") throw new PathEscapeError(p as string, "changed while it was written");
+        throw e.code === "ENXIO" ? new ToolError(`path "${String(p)}" is not a regular file`) : e;
       });
       try {
+        const st = await handle.stat();
+        if (!st.isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
+        // An append writes the inode in place: another name of it may be outside the workspace.
+        if (st.nlink > 1) throw new PathEscapeError(p as string, "has other hard links (one may be outside the workspace); appending to it is refused");
         await handle.writeFile(content);
       } finally {
         await handle.close();
