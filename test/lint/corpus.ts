@@ -252,10 +252,10 @@ export function runCorpus(dir = CORPUS_DIR): { linted: LintedCase[]; score: Scor
 const fmt = (x: number | undefined): string => (x === undefined ? "–" : x.toFixed(2));
 
 /** The Markdown report: the per-family table, gate figures, misses and false alarms. */
-export function renderReport(score: Score): string {
+export function renderReport(score: Score, dir = CORPUS_DIR): string {
   const row = (name: string, c: Counts) => `| ${name} | ${c.tp + c.fn} | ${c.tp} | ${c.fn} | ${c.fp} | ${fmt(precision(c))} | ${fmt(recall(c))} |`;
   const lines = [
-    `Lint corpus (${CORPUS_DIR}): ${score.cases} plans, ${score.badCases} a reviewer blocks, ${score.goodCases} a reviewer passes.`,
+    `Lint corpus (${dir}): ${score.cases} plans, ${score.badCases} a reviewer blocks, ${score.goodCases} a reviewer passes.`,
     "",
     "| family | expected | found | missed | false alarms | precision | recall |",
     "|---|---:|---:|---:|---:|---:|---:|",
