@@ -14,7 +14,7 @@ import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileFile } from "../../src/compiler/index.js";
 import { registeredRules } from "../../src/lint/engine.js";
-import { repoRoot } from "../helpers.js";
+import { cli, repoRoot } from "../helpers.js";
 import { FAMILIES, type Family, gateAccuracy, loadCorpus, precision, recall, renderReport, runCorpus } from "./corpus.js";
 
 export const HOLDOUT_DIR = "specs/lint/holdout";
@@ -80,6 +80,16 @@ describe("the held-out corpus", () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it("gives the same gate in process as the CLI does (an escape, a revision case, a hard negative)", () => {
+    for (const name of ["social-launch-post-queue", "dns-revision-plan-to-apply", "good-gdpr-access-export-select"]) {
+      const l = linted.find((x) => x.case.name === name)!;
+      const r = cli(["lint", l.case.plan, ...(l.case.original ? ["--against", l.case.original] : []), "--format", "json"]);
+      expect(r.status, `${name}: ${r.stderr}`).toBe(l.exit);
+      const reported = (JSON.parse(r.stdout) as Array<{ code: string; severity: string }>).filter((d) => d.severity !== "info");
+      expect(new Set(reported.map((d) => d.code))).toEqual(new Set(l.actual.map((a) => a.rule)));
+    }
   });
 });
 
