@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * Lint precision and recall on the labelled corpus (specs/lint/corpus/): the per-family
+ * Lint precision and recall on the labelled corpus (specs/lint/corpus/), or with
+ * --holdout on the held-out corpus (specs/lint/holdout/, plans the rules were not tuned
+ * on): the per-family
  * table, the gate figures (escapes, false blocks, blocked plans with no finding), the
  * per-rule table, and every miss and false alarm, in Markdown for bench/README.md.
  *
- *   node bench/lint-precision.mjs [--json out.json]
+ *   node bench/lint-precision.mjs [--holdout] [--json out.json]
  *
  * The scoring lives in test/lint/corpus.ts (TypeScript, run against src/ by vitest), so
- * this runs test/lint/corpus.test.ts once with PLANSPEC_CORPUS_REPORT set and prints the
+ * this runs test/lint/corpus.test.ts (or holdout.test.ts) once with the report variable set and prints the
  * report it writes. The figures are deterministic; nothing here is timed.
  */
 import { spawnSync } from "node:child_process";
@@ -19,9 +21,18 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
-  process.stdout.write("usage: node bench/lint-precision.mjs [--json out.json]\n\n  $ node bench/lint-precision.mjs > corpus-report.md\n");
+  process.stdout.write(
+    "usage: node bench/lint-precision.mjs [--holdout] [--json out.json]\n\n" +
+      "  --holdout        score the held-out corpus (specs/lint/holdout/) instead of specs/lint/corpus/\n" +
+      "  --json FILE      also write the score and every case's findings as JSON\n\n" +
+      "  $ node bench/lint-precision.mjs > corpus-report.md\n  $ node bench/lint-precision.mjs --holdout\n",
+  );
   process.exit(0);
 }
+const holdout = args.includes("--holdout");
+const suite = holdout
+  ? { test: "test/lint/holdout.test.ts", env: "PLANSPEC_HOLDOUT_REPORT", title: "the held-out corpus" }
+  : { test: "test/lint/corpus.test.ts", env: "PLANSPEC_CORPUS_REPORT", title: "the labelled corpus" };
 const jsonAt = args.indexOf("--json");
 const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && !jsonOut) fail("--json expects a file name");
@@ -33,15 +44,15 @@ const report = join(dir, "report.md");
 try {
   // The floors may fail (that is a finding, not a reason to print nothing): the report is
   // written before the assertions run, so print it whenever it exists.
-  const run = spawnSync(process.execPath, [vitest, "run", "test/lint/corpus.test.ts"], {
+  const run = spawnSync(process.execPath, [vitest, "run", suite.test], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, PLANSPEC_CORPUS_REPORT: report, NO_COLOR: "1" },
+    env: { ...process.env, [suite.env]: report, NO_COLOR: "1" },
   });
-  if (!existsSync(report)) fail(`the corpus test did not run (exit ${run.status}):\n${run.stdout}${run.stderr}`);
-  process.stdout.write(`# lint precision on the labelled corpus\n\n${readFileSync(report, "utf8")}`);
+  if (!existsSync(report)) fail(`${suite.test} did not run (exit ${run.status}):\n${run.stdout}${run.stderr}`);
+  process.stdout.write(`# lint precision on ${suite.title}\n\n${readFileSync(report, "utf8")}`);
   if (jsonOut) copyFileSync(`${report}.json`, jsonOut);
-  if (run.status !== 0) process.stderr.write(`note: test/lint/corpus.test.ts failed (exit ${run.status}); a floor or a corpus check no longer holds\n`);
+  if (run.status !== 0) process.stderr.write(`note: ${suite.test} failed (exit ${run.status}); a floor or a corpus check no longer holds\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

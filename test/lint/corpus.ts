@@ -6,13 +6,13 @@
  * and per rule family. `corpus.test.ts` holds the floors; `bench/lint-precision.mjs` prints
  * the report.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { compileFile } from "../../src/compiler/index.js";
 import { ConfigResolver } from "../../src/lint/config.js";
 import { knownRules, lintFindings, registeredRules } from "../../src/lint/engine.js";
-import { repoRoot } from "../helpers.js";
+import { cli, repoRoot } from "../helpers.js";
 
 export const CORPUS_DIR = "specs/lint/corpus";
 
@@ -249,13 +249,82 @@ export function runCorpus(dir = CORPUS_DIR): { linted: LintedCase[]; score: Scor
   return { linted, score: scoreCases(linted) };
 }
 
+/** Floors a score must stay within; per-family floors apply only where the figure is defined. */
+export interface Floors {
+  precision: number;
+  recall: number;
+  gateAccuracy: number;
+  maxEscapes: number;
+  maxFalseBlocks: number;
+  maxSilentOnBad?: number;
+  family: Record<Family, { precision: number; recall: number }>;
+}
+
+/** Every figure of the score below (or, for counts, above) its floor, one line each. */
+export function belowFloors(score: Score, floors: Floors): string[] {
+  const out: string[] = [];
+  const atLeast = (what: string, x: number | undefined, floor: number) => {
+    if ((x ?? 1) < floor) out.push(`${what} ${fmt(x)} < ${floor}`);
+  };
+  const atMost = (what: string, list: string[], max: number | undefined) => {
+    if (max !== undefined && list.length > max) out.push(`${what} ${list.length} > ${max}: ${list.join(", ")}`);
+  };
+  atLeast("precision", precision(score.overall), floors.precision);
+  atLeast("recall", recall(score.overall), floors.recall);
+  for (const f of FAMILIES) {
+    atLeast(`${f} precision`, precision(score.byFamily[f]), floors.family[f].precision);
+    atLeast(`${f} recall`, recall(score.byFamily[f]), floors.family[f].recall);
+  }
+  atLeast("gate accuracy", gateAccuracy(score), floors.gateAccuracy);
+  atMost("escapes", score.escapes, floors.maxEscapes);
+  atMost("false blocks", score.falseBlocks, floors.maxFalseBlocks);
+  atMost("blocked plans with no finding", score.silentOnBad, floors.maxSilentOnBad);
+  return out;
+}
+
+/** Labels naming a rule not in `ruleIds` or a step that neither the plan nor its original has. */
+export function labelProblems(cases: readonly CorpusCase[], ruleIds: ReadonlySet<string>): string[] {
+  const bad: string[] = [];
+  for (const c of cases) {
+    const steps = new Set<string>(["-"]);
+    for (const file of [c.plan, c.original]) {
+      if (!file) continue;
+      for (const n of compileFile(file, { cwd: repoRoot }).ir?.nodes ?? []) steps.add(n.id);
+    }
+    for (const e of c.expected) {
+      if (!ruleIds.has(e.rule)) bad.push(`${c.name}: unknown rule ${e.rule}`);
+      for (const s of e.steps) if (!steps.has(s)) bad.push(`${c.name}: ${e.rule} names unknown step ${s}`);
+    }
+    if (c.gate === "pass" && c.expected.length && c.why === "") bad.push(`${c.name}: no why`);
+  }
+  return bad;
+}
+
+/** Cases where `planspec lint` (the real CLI) exits or reports rules other than the in-process scorer. */
+export function cliDisagreements(linted: readonly LintedCase[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const l = linted.find((x) => x.case.name === name);
+    if (!l) {
+      out.push(`${name}: no such case`);
+      continue;
+    }
+    const r = cli(["lint", l.case.plan, ...(l.case.original ? ["--against", l.case.original] : []), "--format", "json"]);
+    if (r.status !== l.exit) out.push(`${name}: the CLI exits ${r.status}, in process ${l.exit}: ${r.stderr}`);
+    const reported = [...new Set((JSON.parse(r.stdout) as Array<{ code: string; severity: string }>).filter((d) => d.severity !== "info").map((d) => d.code))].sort();
+    const inProcess = [...new Set(l.actual.map((a) => a.rule))].sort();
+    if (reported.join() !== inProcess.join()) out.push(`${name}: the CLI reports ${reported.join(", ")}, in process ${inProcess.join(", ")}`);
+  }
+  return out;
+}
+
 const fmt = (x: number | undefined): string => (x === undefined ? "–" : x.toFixed(2));
 
 /** The Markdown report: the per-family table, gate figures, misses and false alarms. */
-export function renderReport(score: Score): string {
+export function renderReport(score: Score, dir = CORPUS_DIR): string {
   const row = (name: string, c: Counts) => `| ${name} | ${c.tp + c.fn} | ${c.tp} | ${c.fn} | ${c.fp} | ${fmt(precision(c))} | ${fmt(recall(c))} |`;
   const lines = [
-    `Lint corpus (${CORPUS_DIR}): ${score.cases} plans, ${score.badCases} a reviewer blocks, ${score.goodCases} a reviewer passes.`,
+    `Lint corpus (${dir}): ${score.cases} plans, ${score.badCases} a reviewer blocks, ${score.goodCases} a reviewer passes.`,
     "",
     "| family | expected | found | missed | false alarms | precision | recall |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -283,4 +352,10 @@ export function renderReport(score: Score): string {
     ...score.falseAlarms.map((f) => `- ${f.case}: ${f.rule} at ${f.step} (${f.severity}): ${f.message}`),
   ];
   return lines.join("\n") + "\n";
+}
+
+/** Writes the Markdown report to `file` and the score with every case's findings to `file.json`. */
+export function writeReport(file: string, score: Score, linted: readonly LintedCase[], dir = CORPUS_DIR): void {
+  writeFileSync(file, renderReport(score, dir));
+  writeFileSync(`${file}.json`, JSON.stringify({ score, linted: linted.map((l) => ({ name: l.case.name, exit: l.exit, actual: l.actual })) }, null, 2));
 }
