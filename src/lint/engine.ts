@@ -8,7 +8,7 @@ import type { CompileResult, SourceDoc } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
-import { PlanGraph } from "./graph.js";
+import { type PlanGraph, planGraph } from "./graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
 import { type Suppression, type SuppressibleFinding, type SuppressionProblem, applySuppressions, collectSuppressions } from "./suppress.js";
@@ -57,7 +57,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   const ir = result.ir;
   if (!ir) return [];
   const rules = opts.rules ?? registry;
-  const graph = new PlanGraph(ir);
+  const graph = planGraph(ir);
   const original = opts.original?.ir;
   const mapper = new PositionMapper(result, ir, graph);
   const findings: Array<Finding & SuppressibleFinding> = [];
@@ -78,7 +78,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   };
   if (original) {
     ctx.original = original;
-    ctx.originalGraph = new PlanGraph(original);
+    ctx.originalGraph = planGraph(original);
   }
   for (const r of rules) {
     const level = severityOf(opts.config, r.id, r.meta.defaultSeverity);
