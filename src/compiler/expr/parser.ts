@@ -184,7 +184,8 @@ class ExprParser extends EmbeddedActionsParser {
   });
 }
 
-const parser = new ExprParser();
+// Built on first use, like the lexer: the grammar analysis costs ~10 ms at start-up.
+let parser: ExprParser | undefined;
 
 /** Parses one expression (the text between `${{` and `}}`, or a bare check string). `base` is added to all offsets. */
 export function parseExpression(src: string, base = 0): { ast?: Expr; errors: ExprError[] } {
@@ -224,7 +225,7 @@ export function parseReferenceChain(src: string, base = 0): Expr | undefined {
 
 /** The full grammar: every expression the reference fast path does not take. */
 export function parseWithGrammar(src: string, base = 0): { ast?: Expr; errors: ExprError[] } {
-  const { tokens, errors: lexErrors } = t.lexer.tokenize(src);
+  const { tokens, errors: lexErrors } = t.lexer().tokenize(src);
   const bad = lexErrors[0];
   if (bad) {
     const ch = String.fromCodePoint(src.codePointAt(bad.offset) ?? 0);
@@ -240,6 +241,7 @@ export function parseWithGrammar(src: string, base = 0): { ast?: Expr; errors: E
       return { errors: [{ kind: "syntax", message: "unterminated string", start, end: start + 1, hint: `close it with ${tok.image[0]}` }] };
     }
   }
+  parser ??= new ExprParser();
   parser.base = base;
   parser.semantic = [];
   parser.input = tokens;
