@@ -81,9 +81,8 @@ export class LineIndex {
   private readonly starts: number[] = [0];
 
   constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-    }
+    // indexOf searches natively; a charCodeAt loop was most of the cost of a plan's spans.
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
   }
 
   /** 1-based line and column of an offset (clamped to the text). */

@@ -4,12 +4,22 @@ import type { PlanIR } from "../ir.js";
 
 /** JSON with object keys sorted at every depth; `skip` drops keys by name at every depth. */
 export function canonicalJson(value: unknown, skip: ReadonlySet<string> = new Set()): string {
+  // One string built by appending, without per-key closures and joins: the plan hash of a
+  // 10,000-step IR spent most of its time in those.
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return "[" + value.map((v) => canonicalJson(v, skip)).join(",") + "]";
-  const keys = Object.keys(value)
-    .filter((k) => !skip.has(k) && (value as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonicalJson((value as Record<string, unknown>)[k], skip)).join(",") + "}";
+  if (Array.isArray(value)) {
+    let out = "[";
+    // A hole stays empty, as `join` writes it.
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + (i in value ? canonicalJson(value[i], skip) : "");
+    return out + "]";
+  }
+  const obj = value as Record<string, unknown>;
+  const keys: string[] = [];
+  for (const k of Object.keys(obj)) if (!skip.has(k) && obj[k] !== undefined) keys.push(k);
+  keys.sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + canonicalJson(obj[keys[i]!], skip);
+  return out + "}";
 }
 
 export function sha256(text: string): string {
@@ -31,15 +41,31 @@ export function planHash(ir: Omit<PlanIR, "planHash"> & { planHash?: string }): 
   return sha256(canonicalJson(o, HASH_SKIP));
 }
 
-/** Defines `key` on `obj` as an enumerable value computed on first read (JSON.stringify reads it). */
+const COMPUTE = Symbol("lazy values");
+const getters = new Map<string, () => string>();
+
+/**
+ * Defines `key` on `obj` as an enumerable value computed on first read (JSON.stringify reads it).
+ * The getter is one function per key name, shared by every object: a fresh closure per object
+ * would give each IR its own hidden class, and after a few hundred plans V8 turns them into
+ * slow dictionary objects (a corpus lint compiles thousands).
+ */
 export function lazyProperty<T extends object>(obj: T, key: string, compute: () => string): void {
-  Object.defineProperty(obj, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = compute();
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  const holder = obj as T & { [COMPUTE]?: Record<string, () => string> };
+  let pending = holder[COMPUTE];
+  if (!pending) {
+    pending = {};
+    Object.defineProperty(obj, COMPUTE, { value: pending, configurable: true });
+  }
+  pending[key] = compute;
+  let get = getters.get(key);
+  if (!get) {
+    get = function (this: typeof holder): string {
+      const value = this[COMPUTE]![key]!();
+      Object.defineProperty(this, key, { value, enumerable: true, writable: true, configurable: true });
       return value;
-    },
-  });
+    };
+    getters.set(key, get);
+  }
+  Object.defineProperty(obj, key, { get, enumerable: true, configurable: true });
 }

@@ -7,7 +7,7 @@ import { relative, resolve as resolvePath } from "node:path";
 import type { Diagnostic } from "../diagnostic.js";
 import { sortDiagnostics } from "../diagnostic.js";
 import { IR_VERSION, type Complexity, type InputSpec, type InputType, type IRNode, type PlanIR, type PlanLimits } from "../ir.js";
-import { PlanGraph } from "../lint/graph.js";
+import { planGraph } from "../lint/graph.js";
 import { buildNodes } from "./build.js";
 import { lazyProperty, planHash, sha256 } from "./canonical.js";
 import { checkReferences } from "./check.js";
@@ -84,10 +84,15 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   const cwd = opts.cwd ?? process.cwd();
   const out = new Collector();
   const origins = new Map<string, { file: string; path: DocPath }>();
+  // Paths come from a handful of files (the plan and its templates) but are shown per node:
+  // remember the last one.
+  let lastFile = "";
+  let lastShown = "";
+  const show = (f: string): string => (f === lastFile ? lastShown : ((lastFile = f), (lastShown = displayPath(f, cwd))));
   const finish = (kind: DocKind, ir?: PlanIR, root?: SourceDoc): CompileResult => {
     const sources = new Map<string, SourceDoc>();
-    for (const [f, d] of out.sources) sources.set(displayPath(f, cwd), d);
-    const diagnostics = sortDiagnostics(out.list.map((d) => ({ ...d, file: displayPath(d.file, cwd) })));
+    for (const [f, d] of out.sources) sources.set(show(f), d);
+    const diagnostics = sortDiagnostics(out.list.map((d) => ({ ...d, file: show(d.file) })));
     const result: CompileResult = { kind, diagnostics, sources, origins };
     if (root) result.root = root;
     if (ir && !out.hasErrors) result.ir = ir;
@@ -122,7 +127,7 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   const hypotheses = compileHypotheses(data);
   const resolved = resolvePlan(doc, out);
   const built = buildNodes(resolved, new Set(Object.keys(hypotheses)), out);
-  for (const b of built) origins.set(b.node.id, { file: displayPath(b.site.doc.file, cwd), path: b.site.path });
+  for (const b of built) origins.set(b.node.id, { file: show(b.site.doc.file), path: b.site.path });
 
   const ids = built.map((b) => b.node.id);
   const idSet = new Set(ids);
@@ -139,26 +144,14 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   reportCycles(cycles, built, out);
 
   const nodes = built.map((b) => b.node);
-  // Nodes come from a handful of files (the plan and its templates): map each file once.
-  let lastFile = "";
-  let lastShown = "";
-  for (const n of nodes) {
-    if (n.span.file !== lastFile) {
-      lastFile = n.span.file;
-      lastShown = displayPath(lastFile, cwd);
-    }
-    n.span.file = lastShown;
-  }
-  const provisional = { nodes, order } as unknown as PlanIR;
+  for (const n of nodes) n.span.file = show(n.span.file);
   const secrets = Array.isArray(data.secrets) ? data.secrets.map(String) : [];
-  checkReferences(built, new PlanGraph(provisional), new Set(Object.keys(inputs)), out, new Set(secrets));
-
   const ir: Omit<PlanIR, "planHash"> = {
     irVersion: IR_VERSION,
     name: String(data.name),
     goal: String(data.goal),
     deliverables: Array.isArray(data.deliverables) ? data.deliverables.map(String) : [],
-    source: { file: displayPath(doc.file, cwd) } as PlanIR["source"],
+    source: { file: show(doc.file) } as PlanIR["source"],
     inputs,
     ...(secrets.length > 0 ? { secrets } : {}),
     tools: resolved.tools,
@@ -167,6 +160,10 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
     nodes: nodes.map(readableKeyOrder),
     order,
   };
+  // The linter asks for the same graph (`planGraph`): it is built once per plan.
+  checkReferences(built, planGraph(ir as PlanIR), new Set(Object.keys(inputs)), out, new Set(secrets));
+  // `consumes` is known only now; the IR's nodes are reordered copies of the built ones.
+  ir.nodes.forEach((n, i) => (n.consumes = built[i]!.node.consumes));
   if (typeof data.complexity === "string") (ir as PlanIR).complexity = data.complexity as Complexity;
   if (data.mcp && typeof data.mcp === "object") (ir as PlanIR).mcp = compileMcp(data.mcp as Obj);
   // Hashes are computed when first read: linting thousands of plans never needs them.

@@ -9,7 +9,7 @@ import type { PlanIR } from "../ir.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
 import { EffectiveRisk } from "./effective-risk.js";
-import { PlanGraph } from "./graph.js";
+import { type PlanGraph, planGraph } from "./graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
 import { type ImportMark, importMark } from "./import-mark.js";
@@ -74,7 +74,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   const ir = result.ir;
   if (!ir) return [];
   const rules = opts.rules ?? registry;
-  const graph = new PlanGraph(ir);
+  const graph = planGraph(ir);
   const original = opts.original?.ir;
   const mapper = new PositionMapper(result, ir, graph);
   const findings: Array<Finding & SuppressibleFinding> = [];
@@ -90,7 +90,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
   });
   if (original) {
     ctx.original = original;
-    ctx.originalGraph = new PlanGraph(original);
+    ctx.originalGraph = planGraph(original);
   }
   const inline = opts.inlineConfig !== false;
   const imported = inline ? importMark(result.root) : undefined;

@@ -4,6 +4,18 @@
  */
 import { type IRNode, type PlanIR, type Risk, maxRisk } from "../ir.js";
 
+const graphs = new WeakMap<PlanIR, PlanGraph>();
+
+/**
+ * The graph of `ir`, built once per IR object: the compiler builds it to check references
+ * and the linter reuses it (building costs O(n²/32) for the ancestor bitsets).
+ */
+export function planGraph(ir: PlanIR): PlanGraph {
+  let graph = graphs.get(ir);
+  if (!graph) graphs.set(ir, (graph = new PlanGraph(ir)));
+  return graph;
+}
+
 export class PlanGraph {
   readonly nodes: readonly IRNode[];
   readonly byId = new Map<string, IRNode>();

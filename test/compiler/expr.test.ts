@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { type Expr, FUNCTIONS, parseExpression, references, scanTemplate } from "../../src/compiler/expr/index.js";
+import { parseReferenceChain, parseWithGrammar } from "../../src/compiler/expr/parser.js";
 
 /** Parses and fails the test on any error. */
 function ok(src: string, base = 0): Expr {
@@ -301,5 +303,46 @@ describe("references", () => {
   it("ignores literals and access on call results", () => {
     expect(refs("fromJSON('{}').a == null")).toEqual([]);
     expect(refs("fromJSON(inputs.raw).a")).toEqual([{ root: "inputs", path: ["raw"], start: 9, end: 19 }]);
+  });
+});
+
+describe("parseExpression: the reference fast path", () => {
+  it("reads plain reference chains, with offsets, as the grammar does", () => {
+    const src = "  steps.read-csv.output.rows ";
+    const fast = parseReferenceChain(src, 10);
+    expect(fast).toEqual({
+      type: "member",
+      object: {
+        type: "member",
+        object: { type: "member", object: { type: "ident", name: "steps", start: 12, end: 17 }, property: "read-csv", start: 12, end: 26 },
+        property: "output",
+        start: 12,
+        end: 33,
+      },
+      property: "rows",
+      start: 12,
+      end: 38,
+    });
+    expect(parseWithGrammar(src, 10)).toEqual({ ast: fast, errors: [] });
+    expect(parseReferenceChain("inputs")).toEqual({ type: "ident", name: "inputs", start: 0, end: 6 });
+  });
+
+  it("leaves everything else to the grammar: operators, calls, indexes, keywords, exotic spaces", () => {
+    for (const src of ["a-b", "a.b-", "len(a)", "a[0]", "a.0", "true", "null.x", "a . b", "\u00a0a", "a..b", "", " ", "a.b c"]) {
+      expect(parseReferenceChain(src), JSON.stringify(src)).toBeUndefined();
+    }
+  });
+
+  it("agrees with the grammar on generated expressions", () => {
+    const piece = fc.constantFrom("steps", "inputs", "a", "_x", "true", "null", "read-csv", ".", "-", "0", "1x", " ", "\t", "\n", "\u00a0", "(", ")", "[", "]", "'s'", "+", "output");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.nat(50), (pieces, base) => {
+        const src = pieces.join("");
+        const fast = parseReferenceChain(src, base);
+        if (fast) expect(parseWithGrammar(src, base)).toEqual({ ast: fast, errors: [] });
+        expect(parseExpression(src, base)).toEqual(fast ? { ast: fast, errors: [] } : parseWithGrammar(src, base));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

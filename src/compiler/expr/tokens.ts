@@ -1,5 +1,5 @@
 /**
- * The lexer of the expression language. Built once at module load: the compiler lexes
+ * The lexer of the expression language. Built once per process: the compiler lexes
  * one expression per `${{ }}` and a 10k-step plan holds tens of thousands of them.
  */
 import type { CustomPatternMatcherReturn } from "chevrotain";
@@ -117,5 +117,12 @@ export const allTokens = [
   MultiplicativeOp,
 ];
 
-/** The one lexer instance; `onlyOffset` skips line/column tracking we never read. */
-export const lexer = new Lexer(allTokens, { positionTracking: "onlyOffset", ensureOptimizations: true });
+let instance: InstanceType<typeof Lexer> | undefined;
+
+/**
+ * The one lexer instance, built on first use (plans whose expressions are all plain
+ * references never need it); `onlyOffset` skips line/column tracking we never read.
+ */
+export function lexer(): InstanceType<typeof Lexer> {
+  return (instance ??= new Lexer(allTokens, { positionTracking: "onlyOffset", ensureOptimizations: true }));
+}
