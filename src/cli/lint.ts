@@ -20,6 +20,8 @@ interface LintCliOptions {
   writeBaseline?: string;
   against?: string;
   quiet?: boolean;
+  fix?: boolean;
+  fixDryRun?: boolean;
 }
 
 const FORMAT_NAMES = "stylish, json, sarif, github, junit";
@@ -45,6 +47,12 @@ Examples:
   $ planspec lint plans/ --write-baseline .planspec-baseline.json
   $ planspec lint plans/ --baseline .planspec-baseline.json
   $ planspec lint revised.plan.yaml --against original.plan.yaml
+  $ planspec lint plans/ --fix-dry-run        # the fixes as a unified diff, nothing written
+  $ planspec lint plans/ --fix                # apply them, then report what is left
+
+--fix repairs mechanical findings in place, keeping comments and layout: a missing
+idempotency_key, an unbounded repeat/for_each/retry or plan (limits), a missing or
+redundant need, a risk label below the step's effective risk.
 `;
 
 /** Registers `lint`. */
@@ -62,6 +70,8 @@ export function registerLint(program: Command, ctx: ActionContext): void {
     .option("--write-baseline <file>", "record every current finding in a baseline file and exit 0")
     .option("--against <file>", "the original plan, to check a revised plan for goal drift (one plan only)")
     .option("-q, --quiet", "report errors only")
+    .option("--fix", "apply mechanical fixes to the files, then report the findings left")
+    .option("--fix-dry-run", "print the fixes as a unified diff on stdout; write nothing (exit 0)")
     .addHelpText("after", HELP)
     .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
 }
@@ -119,6 +129,14 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     }
   }
 
+  if (opts.fix || opts.fixDryRun) {
+    const { runFixes } = await import("./lint-fix.js");
+    await runFixes(targets, { cwd: io.cwd, rules, dryRun: opts.fixDryRun === true, ...(original ? { original } : {}) }, io);
+    if (opts.fixDryRun) return 0;
+  }
+  const fixModule = opts.format === "sarif" ? await import("../lint/fix.js") : undefined;
+  const fixes = new Map<Diagnostic, import("../lint/fix.js").Fix>();
+
   const keepSources = opts.format === "stylish";
   const sources = new Map<string, { index: LineIndex }>();
   let findings: Array<{ diagnostic: Diagnostic; step?: string }> = [];
@@ -128,6 +146,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     if (keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
     for (const d of result.diagnostics) findings.push({ diagnostic: d });
     findings.push(...lint);
+    if (fixModule) for (const [d, f] of fixModule.fixesFor([...result.diagnostics.map((diagnostic) => ({ diagnostic })), ...lint], result, rules)) fixes.set(d, f);
   }
   findings = engine.sortFindings(findings);
   const inputErrors = findings.some((f) => INPUT_ERROR_CODES.has(f.diagnostic.code));
@@ -176,6 +195,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
       rules: rulesMeta,
       files: targets.map((t) => t.file),
       version: programVersion(program),
+      fixes,
     });
     if (opts.output) writeOrFail(resolve(io.cwd, opts.output), text, opts.output);
     else await write(io.stdout, text);
