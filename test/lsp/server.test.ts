@@ -1,0 +1,138 @@
+/**
+ * `planspec lsp --stdio` driven by a real client over the child's stdio: diagnostics as the
+ * CLI reports them (codes, ranges, docs links, the workspace config), cleared by an edit;
+ * completion, hover, definition, and a code action whose edit clears its finding.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli } from "../helpers.js";
+import { type LspDiagnostic, LspSession, type TextEdit, applyEdits, positionOf } from "./session.js";
+
+const BROKEN = `planspec: 1
+name: page-oncall
+goal: Page the on-call engineer when the error rate is too high.
+inputs:
+  service: { type: string, default: login }
+tools: { metrics.query: { risk: read }, pager.send: { risk: external } }
+limits: { run_timeout: 10m }
+defaults: { timeout: 1m }
+steps:
+  read_rate:
+    kind: read
+    goal: Query the error rate of the service
+    tool: metrics.query
+    with: { query: "\${{ inputs.service }}" }
+    output: rate
+    output_schema:
+      type: object
+      properties:
+        value: { type: number }
+        window: { type: string }
+    success:
+      - check: "\${{ output.value >= 0 }}"
+  page:
+    kind: external
+    needs: [read_rte]
+    goal: Page the on-call engineer with the current error rate
+    tool: pager.send
+    with: { rate: "\${{ steps.read_rate.output.value }}", service: "\${{ inputs.service }}" }
+    approval: { required: true, approvers: [sre-lead], timeout: 15m }
+    success:
+      - check: "\${{ exists(output.incident_id) }}"
+`;
+const FIXED = BROKEN.replace("needs: [read_rte]", "needs: [read_rate]");
+const CONFIG = "rules:\n  side-effect-without-idempotency-key: warning\n";
+
+/** The CLI's JSON findings for a file, in the LSP's shape. */
+function cliDiagnostics(dir: string, file: string): LspDiagnostic[] {
+  const r = cli(["lint", file, "--format", "json"], { cwd: dir });
+  const list = JSON.parse(r.stdout) as Array<{ code: string; severity: string; message: string; hint?: string; line: number; col: number; endLine: number; endCol: number; docsUrl: string }>;
+  return list.map((d) => ({
+    range: { start: { line: d.line - 1, character: d.col - 1 }, end: { line: d.endLine - 1, character: d.endCol - 1 } },
+    severity: { error: 1, warning: 2, info: 3 }[d.severity]!,
+    code: d.code,
+    codeDescription: { href: d.docsUrl },
+    source: "planspec",
+    message: d.hint ? `${d.message}\n${d.hint}` : d.message,
+  }));
+}
+
+let session: LspSession | undefined;
+afterEach(() => {
+  session?.child.kill("SIGKILL");
+  session = undefined;
+});
+
+describe("planspec lsp --stdio", () => {
+  it("publishes the CLI's diagnostics, clears them on edit, completes, hovers, jumps and fixes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-lsp-"));
+    writeFileSync(join(dir, "planspec.config.yaml"), CONFIG);
+    writeFileSync(join(dir, "page.plan.yaml"), BROKEN);
+    const s = (session = new LspSession(dir));
+    const init = await s.initialize();
+    expect(init.capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true });
+    const uri = s.uri("page.plan.yaml");
+
+    // A broken plan: the unknown step, at the same range and with the same docs link as the CLI.
+    await s.open("page.plan.yaml", BROKEN);
+    const broken = await s.diagnostics(uri);
+    expect(broken.map((d) => d.code)).toContain("PS111");
+    const ps111 = broken.find((d) => d.code === "PS111")!;
+    expect(ps111.range).toEqual({ start: positionOf(BROKEN, "read_rte"), end: positionOf(BROKEN, "read_rte", "read_rte".length) });
+    expect(ps111.codeDescription?.href).toBe("https://github.com/planspec/planspec/blob/main/docs/diagnostics.md#ps111");
+    expect(broken).toEqual(cliDiagnostics(dir, "page.plan.yaml"));
+
+    // Completion works on the broken text: step ids in needs (not the step itself).
+    const needs = await s.request<Array<{ label: string }>>("textDocument/completion", "page.plan.yaml", { position: positionOf(BROKEN, "needs: [", "needs: [".length) });
+    expect(needs.map((i) => i.label)).toEqual(["read_rate"]);
+
+    // The edit fixes the typo: PS111 clears; the lint finding comes at the workspace config's severity.
+    await s.change("page.plan.yaml", FIXED);
+    const fixed = await s.diagnostics(uri, (list) => !list.some((d) => d.code === "PS111"));
+    writeFileSync(join(dir, "page.plan.yaml"), FIXED);
+    expect(fixed).toEqual(cliDiagnostics(dir, "page.plan.yaml"));
+    expect(fixed.map((d) => [d.code, d.severity])).toEqual([["side-effect-without-idempotency-key", 2]]);
+
+    // Expressions: step ids, output paths from output_schema, input names.
+    const at = (needle: string, delta: number) => s.request<Array<{ label: string }>>("textDocument/completion", "page.plan.yaml", { position: positionOf(FIXED, needle, delta) });
+    expect((await at("steps.read_rate.output.value", "steps.".length)).map((i) => i.label)).toEqual(["read_rate"]);
+    expect((await at("steps.read_rate.output.value", "steps.read_rate.output.".length)).map((i) => i.label)).toEqual(["value", "window"]);
+    expect((await at("inputs.service }}\" }\n    approval", "inputs.".length)).map((i) => i.label)).toEqual(["service"]);
+    expect((await at("tool: pager.send", "tool: ".length)).map((i) => i.label)).toEqual(["metrics.query", "pager.send"]);
+
+    // Hover: kind, declared and effective risk; the rule's docs on its finding.
+    const hover = await s.request<{ contents: { value: string } }>("textDocument/hover", "page.plan.yaml", { position: positionOf(FIXED, "  page:", 3) });
+    expect(hover.contents.value).toContain("**step `page`**: external");
+    expect(hover.contents.value).toContain("effective risk: external");
+    expect(hover.contents.value).toContain("**side-effect-without-idempotency-key**: An external step without an idempotency_key.");
+    expect(hover.contents.value).toContain("docs/rules.md#side-effect-without-idempotency-key");
+
+    // Definition: the `read_rate` in needs and in an expression jump to the step's key.
+    const def = await s.request<{ uri: string; range: unknown }>("textDocument/definition", "page.plan.yaml", { position: positionOf(FIXED, "needs: [read_rate", 10) });
+    const key = { start: positionOf(FIXED, "  read_rate:", 2), end: positionOf(FIXED, "  read_rate:", 2 + "read_rate".length) };
+    expect(def).toEqual({ uri, range: key });
+    const fromExpr = await s.request<{ uri: string; range: unknown }>("textDocument/definition", "page.plan.yaml", { position: positionOf(FIXED, "steps.read_rate.output", 8) });
+    expect(fromExpr).toEqual({ uri, range: key });
+
+    // A code action for the finding; its edit, applied and sent back, clears the diagnostics.
+    const finding = fixed[0]!;
+    const actions = await s.request<Array<{ title: string; kind: string; edit: { changes: Record<string, TextEdit[]> } }>>("textDocument/codeAction", "page.plan.yaml", {
+      range: finding.range,
+      context: { diagnostics: [finding], only: ["quickfix"] },
+    });
+    expect(actions.map((a) => a.title)).toEqual(['Fix: add idempotency_key to step "page"']);
+    const after = applyEdits(FIXED, actions[0]!.edit.changes[uri]!);
+    expect(after).toContain('    tool: pager.send\n    idempotency_key: "${{ run.id }}:page"\n');
+    await s.change("page.plan.yaml", after);
+    expect(await s.diagnostics(uri, (list) => list.length === 0)).toEqual([]);
+
+    expect(await s.close()).toBe(0);
+    expect(s.stderr.join("")).toBe("");
+  }, 60_000);
+
+  it("refuses to start without --stdio, in one line", () => {
+    expect(cli(["lsp"])).toMatchObject({ status: 2, stdout: "", stderr: "planspec: lsp needs --stdio (the only transport); e.g. planspec lsp --stdio\n" });
+  });
+});
