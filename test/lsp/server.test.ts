@@ -3,11 +3,11 @@
  * CLI reports them (codes, ranges, docs links, the workspace config), cleared by an edit;
  * completion, hover, definition, and a code action whose edit clears its finding.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cli } from "../helpers.js";
+import { cli, repoRoot } from "../helpers.js";
 import { type LspDiagnostic, LspSession, type TextEdit, applyEdits, positionOf } from "./session.js";
 
 const BROKEN = `planspec: 1
@@ -130,6 +130,38 @@ describe("planspec lsp --stdio", () => {
 
     expect(await s.close()).toBe(0);
     expect(s.stderr.join("")).toBe("");
+  }, 60_000);
+
+  it("templates: completes a template's params, jumps to the template, and debounces rapid edits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-lsp-"));
+    cpSync(join(repoRoot, "specs/examples"), dir, { recursive: true });
+    const text = readFileSync(join(dir, "blog-post.plan.yaml"), "utf8").replace('with: { post: "${{ inputs.post }}" }', 'with: { post: "${{ inputs.post }}", }');
+    const s = (session = new LspSession(dir, 300));
+    await s.initialize();
+    const uri = s.uri("blog-post.plan.yaml");
+    await s.open("blog-post.plan.yaml", text);
+    await s.diagnostics(uri);
+
+    const params = await s.request<Array<{ label: string; detail?: string }>>("textDocument/completion", "blog-post.plan.yaml", { position: positionOf(text, '}}", }', 5) });
+    expect(params.map((i) => [i.label, i.detail])).toEqual([["site_dir", "string"]]);
+    const uses = await s.request<Array<{ label: string }>>("textDocument/completion", "blog-post.plan.yaml", { position: positionOf(text, "uses: blog-publish", "uses: ".length) });
+    expect(uses.map((i) => i.label)).toEqual(["blog-publish"]);
+
+    const template = readFileSync(join(dir, "templates/blog-publish.template.yaml"), "utf8");
+    const def = await s.request<{ uri: string; range: unknown }>("textDocument/definition", "blog-post.plan.yaml", { position: positionOf(text, "uses: blog-publish", 8) });
+    expect(def).toEqual({ uri: s.uri("templates/blog-publish.template.yaml"), range: { start: positionOf(template, "template: blog-publish", 10), end: positionOf(template, "template: blog-publish", 22) } });
+    const hover = await s.request<{ contents: { value: string } }>("textDocument/hover", "blog-post.plan.yaml", { position: positionOf(text, "uses: blog-publish", 8) });
+    expect(hover.contents.value).toContain("**template `blog-publish`**: Check a post's front matter");
+
+    // Five edits within the debounce window: one analysis, of the last text.
+    const before = s.published.length;
+    const edited = (i: number) => text.replace("needs: [publish_post]", `needs: [publish_post, nope${i}]`);
+    for (let i = 0; i < 5; i++) await s.change("blog-post.plan.yaml", edited(i));
+    const last = await s.diagnostics(uri, (list) => list.some((d) => d.message.includes("nope4")));
+    expect(last.filter((d) => d.code === "PS111").map((d) => d.range.start)).toEqual([positionOf(edited(4), "nope4")]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.published.slice(before).filter((p) => p.uri === uri).map((p) => p.version)).toEqual([6]);
+    expect(await s.close()).toBe(0);
   }, 60_000);
 
   it("refuses to start without --stdio, in one line", () => {
