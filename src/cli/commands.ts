@@ -21,7 +21,8 @@ import { registerRefine } from "./refine.js";
 import { registerReplan } from "./replan.js";
 import { registerEval } from "./eval.js";
 import { registerLsp } from "./lsp.js";
+import { registerDiff } from "./diff.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval, registerLsp];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerRevise, registerDiff, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval, registerLsp];
