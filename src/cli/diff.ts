@@ -55,7 +55,15 @@ async function runDiff(oldFile: string, newFile: string, opts: { format: string;
     try {
       const store = openRun(runDir);
       const { state, plan } = await loadRun(store);
-      verdict = runVerdict({ runId: state.runId, state, runPlan: plan, oldPlan: oldPlan.ir, newCompiled: compiled, idempotency: await store.readIdempotency() });
+      verdict = await runVerdict({
+        runId: state.runId,
+        state,
+        runPlan: plan,
+        oldPlan: oldPlan.ir,
+        newCompiled: compiled,
+        idempotency: await store.readIdempotency(),
+        artifact: (ref) => store.getArtifact(ref),
+      });
     } catch (err) {
       return userError(err);
     }

@@ -7,7 +7,9 @@
 import type { CompileResult } from "../compiler/index.js";
 import type { IRNode, PlanIR } from "../ir.js";
 import { PlanGraph } from "../lint/graph.js";
-import { checkRevision, mapState, ReviseError, revisionLintErrors, stable } from "../runtime/revise.js";
+import { envFor } from "../runtime/env.js";
+import { evaluateKey } from "../runtime/keys.js";
+import { checkRevision, mapState, ReviseError, revisionLintErrors } from "../runtime/revise.js";
 import type { IdempotencyRecord, RunState } from "../runtime/store.js";
 
 export interface EffectRepeat {
@@ -39,14 +41,16 @@ function keyReads(node: IRNode): string[] {
   return [...new Set([...text.matchAll(KEY_STEP_REF)].map((m) => (m[1] ?? m[2])!))];
 }
 
-export function runVerdict(opts: {
+export async function runVerdict(opts: {
   runId: string;
   state: RunState;
   runPlan: PlanIR;
   oldPlan: PlanIR;
   newCompiled: CompileResult & { ir: PlanIR };
   idempotency: Record<string, IdempotencyRecord>;
-}): RunVerdict {
+  /** A recorded step result (an artifact of the run). */
+  artifact: (ref: string) => Promise<unknown>;
+}): Promise<RunVerdict> {
   const { state, runPlan, idempotency } = opts;
   const newPlan = opts.newCompiled.ir;
   const reasons: string[] = [];
@@ -73,24 +77,41 @@ export function runVerdict(opts: {
   }
 
   const graph = new PlanGraph(newPlan);
-  const oldById = new Map(runPlan.nodes.map((n) => [n.id, n]));
+  // The environment keys are evaluated in, from the results that stay valid.
+  const source = {
+    inputs: state.inputs,
+    runId: state.runId,
+    status: (id: string) => copy.nodes[id]?.status,
+    output: (id: string) => {
+      const ref = copy.nodes[id]?.outputRef;
+      return ref ? opts.artifact(ref) : Promise.resolve(null);
+    },
+  };
   const effects: EffectRepeat[] = [];
   for (const id of rerun) {
     if (before[id]?.status !== "done") continue; // only a completed call has had its effect
     const node = graph.node(id)!;
     const risk = graph.effectiveRisk(node);
     if (risk === "read") continue;
-    const old = oldById.get(id);
-    const recorded = before[id]?.idempotencyKey;
     const push = (verdict: EffectRepeat["verdict"], why: string) => effects.push({ step: id, risk, verdict, why });
-    if (node.idempotencyKey === undefined) push("repeats", "no idempotency_key: the call is made again");
-    else if (!old || stable(old.idempotencyKey) !== stable(node.idempotencyKey)) push("repeats", "its idempotency_key changed, so the recorded key does not match");
-    else {
-      const reads = keyReads(node).filter((s) => reset.has(s));
-      if (reads.length) push("may-repeat", `its idempotency_key reads ${reads.map((s) => `steps.${s}`).join(", ")}, which run${reads.length === 1 ? "s" : ""} again: a different result makes a new key`);
-      else if (recorded !== undefined && recorded in idempotency) push("deduplicated", `key "${recorded}" is recorded: the runtime reuses the result`);
-      else push("may-repeat", "no recorded key for its last call");
+    if (node.idempotencyKey === undefined) {
+      push("repeats", "no idempotency_key: the call is made again");
+      continue;
     }
+    const reads = keyReads(node).filter((s) => reset.has(s));
+    if (reads.length) {
+      push("may-repeat", `its idempotency_key reads ${reads.map((s) => `steps.${s}`).join(", ")}, which run${reads.length === 1 ? "s" : ""} again: a different result makes a new key`);
+      continue;
+    }
+    let key: string | undefined;
+    try {
+      key = evaluateKey(node, await envFor(node, source));
+    } catch (err) {
+      push("may-repeat", `its idempotency_key cannot be evaluated yet: ${(err as Error).message}`);
+      continue;
+    }
+    if (key !== undefined && key in idempotency) push("deduplicated", `key "${key}" is recorded: the runtime reuses the result`);
+    else push("repeats", `key "${key}" is not recorded: the call is made again`);
   }
   return {
     runId: opts.runId,
