@@ -21,6 +21,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../diagnostic.js";
+import { PLAN_FILE } from "../lint/files.js";
 import { applyFixes, type Fix } from "../lint/fix.js";
 import { type Analysis, analyze, uriOf } from "./analysis.js";
 import { complete, definition, hover, type ItemKind } from "./features.js";
@@ -74,7 +75,7 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
     if (typeof init?.debounceMs === "number" && init.debounceMs >= 0) debounceMs = init.debounceMs;
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         completionProvider: { triggerCharacters: [".", "[", " ", ","] },
         hoverProvider: true,
         definitionProvider: true,
@@ -84,7 +85,9 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
     };
   });
 
-  const isPlanUri = (uri: string) => uri.startsWith("file:") && /\.(ya?ml|json)$/i.test(uri);
+  const isYamlOrJson = (uri: string) => uri.startsWith("file:") && /\.(ya?ml|json)$/i.test(uri);
+  /** Plan files by name, and any YAML/JSON that declares `planspec:` (templates, catalogues): not a CI workflow. */
+  const isPlanDoc = (doc: TextDocument) => isYamlOrJson(doc.uri) && (PLAN_FILE.test(doc.uri) || /^\s*"?planspec"?\s*:/m.test(doc.getText()));
 
   function run(doc: TextDocument): void {
     timers.delete(doc.uri);
@@ -118,25 +121,42 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
   }
 
   function schedule(doc: TextDocument, delay: number): void {
-    if (!isPlanUri(doc.uri)) return;
+    if (/\/planspec\.config\.yaml$/.test(doc.uri)) {
+      // An edited config applies to every open plan under it.
+      for (const other of documents.all()) if (other.uri !== doc.uri && analyses.has(other.uri)) schedule(other, delay);
+      return;
+    }
+    if (!isPlanDoc(doc)) {
+      if (published.has(doc.uri)) clearDocument(doc.uri);
+      return;
+    }
     clearTimeout(timers.get(doc.uri));
     timers.set(doc.uri, setTimeout(() => run(doc), delay));
   }
 
   documents.onDidOpen((e) => schedule(e.document, 0));
   documents.onDidChangeContent((e) => schedule(e.document, debounceMs));
-  documents.onDidClose((e) => {
-    clearTimeout(timers.get(e.document.uri));
-    timers.delete(e.document.uri);
-    analyses.delete(e.document.uri);
-    for (const uri of published.get(e.document.uri) ?? []) void connection.sendDiagnostics({ uri, diagnostics: [] });
-    published.delete(e.document.uri);
+  // The config is read from disk: a saved or externally changed planspec.config.yaml re-checks open plans.
+  const recheckAll = () => {
+    for (const doc of documents.all()) if (analyses.has(doc.uri)) schedule(doc, 0);
+  };
+  documents.onDidSave((e) => {
+    if (/\/planspec\.config\.yaml$/.test(e.document.uri)) recheckAll();
   });
+  connection.onDidChangeWatchedFiles(() => recheckAll());
+  function clearDocument(docUri: string): void {
+    clearTimeout(timers.get(docUri));
+    timers.delete(docUri);
+    analyses.delete(docUri);
+    for (const uri of published.get(docUri) ?? []) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    published.delete(docUri);
+  }
+  documents.onDidClose((e) => clearDocument(e.document.uri));
 
   /** The analysis of the document's current text (analysed now if a change is pending). */
   function current(uri: string): { a: Analysis; doc: TextDocument } | undefined {
     const doc = documents.get(uri);
-    if (!doc || !isPlanUri(uri)) return undefined;
+    if (!doc || !isPlanDoc(doc)) return undefined;
     const a = analyses.get(uri);
     if (!a || a.text !== doc.getText()) run(doc);
     const fresh = analyses.get(uri);

@@ -164,6 +164,26 @@ describe("planspec lsp --stdio", () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it("leaves other YAML alone, and re-checks open plans when the config is saved", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-lsp-"));
+    writeFileSync(join(dir, "planspec.config.yaml"), CONFIG);
+    const s = (session = new LspSession(dir));
+    await s.initialize();
+    const workflow = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n";
+    await s.open("ci.yml", workflow);
+    await s.open("page.plan.yaml", FIXED);
+    const uri = s.uri("page.plan.yaml");
+    expect((await s.diagnostics(uri)).map((d) => [d.code, d.severity])).toEqual([["side-effect-without-idempotency-key", 2]]);
+    expect(s.published.filter((p) => p.uri === s.uri("ci.yml"))).toEqual([]);
+
+    await s.open("planspec.config.yaml", CONFIG);
+    writeFileSync(join(dir, "planspec.config.yaml"), "rules:\n  side-effect-without-idempotency-key: off\n");
+    await s.connection.sendNotification("textDocument/didSave", { textDocument: { uri: s.uri("planspec.config.yaml") } });
+    expect(await s.diagnostics(uri, (list) => list.length === 0)).toEqual([]);
+    expect(s.published.filter((p) => p.uri === s.uri("ci.yml") || p.uri === s.uri("planspec.config.yaml"))).toEqual([]);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it("refuses to start without --stdio, in one line", () => {
     expect(cli(["lsp"])).toMatchObject({ status: 2, stdout: "", stderr: "planspec: lsp needs --stdio (the only transport); e.g. planspec lsp --stdio\n" });
   });
