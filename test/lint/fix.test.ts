@@ -96,3 +96,34 @@ describe("lint --fix in the file system and in SARIF", () => {
     ]);
   });
 });
+
+describe("fixes in other layouts", () => {
+  it("CRLF files keep CRLF line ends", () => {
+    const file = "specs/fix/all-fixes.plan.yaml";
+    const text = readFileSync(join(repoRoot, file), "utf8").replace(/\n/g, "\r\n");
+    const fixed = fixSource(file, text, { cwd: repoRoot });
+    expect(fixed.applied.length).toBeGreaterThanOrEqual(6);
+    expect(codes(file, fixed.text).filter((c) => FIXABLE.has(c))).toEqual([]);
+    expect(fixed.text.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(comments(fixed.text.replace(/\r/g, ""))).toEqual(comments(text.replace(/\r/g, "")));
+  });
+
+  it("flow-style steps get their keys inside the braces", () => {
+    const file = "flow.plan.yaml";
+    const text = [
+      "planspec: 1",
+      "name: flow",
+      "goal: Page the on-call engineer when the error rate is high.",
+      "tools: { metrics.query: { risk: read }, pager.send: { risk: external } }",
+      "limits: { run_timeout: 10m }",
+      "steps:",
+      '  read_rate: { kind: read, goal: Query the error rate of the service, tool: metrics.query, output: rate, success: [{ check: "${{ output.value >= 0 }}" }] }',
+      '  page: { kind: external, needs: [read_rate], goal: Page the on-call engineer now, tool: pager.send, approval: { required: true, approvers: [sre], timeout: 15m }, success: [{ check: "${{ exists(output.id) }}" }] } # the pager',
+      "",
+    ].join("\n");
+    expect(codes(file, text)).toContain("side-effect-without-idempotency-key");
+    const fixed = fixSource(file, text, { cwd: repoRoot });
+    expect(fixed.text).toContain('timeout: 15m }, success: [{ check: "${{ exists(output.id) }}" }], idempotency_key: "${{ run.id }}:page" } # the pager\n');
+    expect(codes(file, fixed.text)).not.toContain("side-effect-without-idempotency-key");
+  });
+});
