@@ -3,7 +3,8 @@
  * after each change; diagnostics are published per file (a template's or catalogue's own
  * problems go to that file). The analysis lives in analysis.ts, the features in features.ts.
  */
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -108,7 +109,8 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
     analyses.set(doc.uri, a);
     const now = new Set<string>();
     for (const [file, list] of a.byFile) {
-      const uri = uriOf(a.cwd, file);
+      // The document under the client's own URI (clients spell some characters differently).
+      const uri = file === path ? doc.uri : pathToFileURL(file).href;
       now.add(uri);
       void connection.sendDiagnostics({ uri, version: uri === doc.uri ? doc.version : undefined, diagnostics: list.map(toLspDiagnostic) });
     }
@@ -190,10 +192,11 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
     if (!c) return null;
     const t = definition(c.a, c.doc.offsetAt(p.position));
     if (!t) return null;
-    const uri = uriOf(c.a.cwd, t.file);
+    const here = resolve(c.a.cwd, t.file) === c.a.path;
+    const uri = here ? c.doc.uri : uriOf(c.a.cwd, t.file);
     const source = [...c.a.result.sources, ...(c.a.irResult?.sources ?? [])].find(([f]) => f === t.file)?.[1];
     const pos = (off: number) => {
-      if (uri === c.doc.uri) return c.doc.positionAt(off);
+      if (here) return c.doc.positionAt(off);
       const p2 = source!.index.position(off);
       return { line: p2.line - 1, character: p2.col - 1 };
     };
@@ -206,7 +209,7 @@ export function startServer(reader: MessageReader, writer: MessageWriter, opts: 
     const { a, doc } = c;
     const edits = (fix: Fix): LspTextEdit[] =>
       fix.edits.map((e) => ({ range: { start: doc.positionAt(e.range[0]), end: doc.positionAt(e.range[1]) }, newText: e.text }));
-    const mine = [...a.fixes].filter(([d, f]) => uriOf(a.cwd, f.file) === doc.uri && uriOf(a.cwd, d.file) === doc.uri);
+    const mine = [...a.fixes].filter(([d, f]) => resolve(a.cwd, f.file) === a.path && resolve(a.cwd, d.file) === a.path);
     const actions: CodeAction[] = [];
     const only = p.context.only;
     const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));

@@ -184,6 +184,22 @@ describe("planspec lsp --stdio", () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it("answers under the client's own spelling of the URI (VS Code writes @ as %40)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec lsp @ws-"));
+    writeFileSync(join(dir, "page.plan.yaml"), FIXED);
+    const s = (session = new LspSession(dir));
+    await s.initialize();
+    const uri = s.uri("page.plan.yaml").replace(/@/g, "%40");
+    expect(uri).toContain("%40");
+    await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "yaml", version: 1, text: FIXED } });
+    const list = await s.diagnostics(uri);
+    expect(list.map((d) => d.code)).toEqual(["side-effect-without-idempotency-key"]);
+    const actions = await s.connection.sendRequest("textDocument/codeAction", { textDocument: { uri }, range: list[0]!.range, context: { diagnostics: list } });
+    expect((actions as Array<{ edit: { changes: Record<string, unknown> } }>).map((a) => Object.keys(a.edit.changes))).toEqual([[uri], [uri]]);
+    expect(s.published.every((p) => p.uri === uri)).toBe(true);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it("refuses to start without --stdio, in one line", () => {
     expect(cli(["lsp"])).toMatchObject({ status: 2, stdout: "", stderr: "planspec: lsp needs --stdio (the only transport); e.g. planspec lsp --stdio\n" });
   });
