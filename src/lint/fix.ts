@@ -50,6 +50,8 @@ export function fixFor(finding: Finding, result: CompileResult, rules: readonly 
     const m = /^step "([^"]+)" reads steps\.([^.\s]+)/.exec(d.message);
     const path = m && stepPath(result, m[1]!, d.file);
     if (!m || !path) return undefined;
+    // A step that reads one of its own dependents cannot need it: that is a cycle, not a fix.
+    if (needsTransitively(doc.data, m[2]!, m[1]!)) return undefined;
     return make(`add "${m[2]}" to the needs of "${m[1]}"`, edit.appendToList(path, "needs", m[2]!, "kind"));
   }
   const rule = rules.find((r) => r.id === d.code);
@@ -191,6 +193,23 @@ function valueAt(data: unknown, path: DocPath): unknown {
     v = (v as Record<string | number, unknown>)[seg];
   }
   return v;
+}
+
+/** True when step `from` needs step `to`, directly or through other needs, in the written plan. */
+function needsTransitively(data: unknown, from: string, to: string): boolean {
+  const steps = valueAt(data, ["steps"]);
+  if (steps === null || typeof steps !== "object") return false;
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const needs = valueAt(steps, [id, "needs"]);
+    if (Array.isArray(needs)) for (const n of needs) if (typeof n === "string") stack.push(n);
+  }
+  return false;
 }
 
 /** The key written just before `key` at the document root, to insert after it. */

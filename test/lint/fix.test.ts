@@ -127,3 +127,34 @@ describe("fixes in other layouts", () => {
     expect(codes(file, fixed.text)).not.toContain("side-effect-without-idempotency-key");
   });
 });
+
+describe("fixes that would make things worse are not offered", () => {
+  it("a step reading a step that needs it gets no `needs` fix (that would be a cycle)", () => {
+    const file = "cycle.plan.yaml";
+    const text = [
+      "planspec: 1",
+      "name: cycle",
+      "goal: Read a file and check it.",
+      "tools: { fs.read: { risk: read } }",
+      "limits: { run_timeout: 10m }",
+      "steps:",
+      "  first:",
+      "    kind: read",
+      "    goal: Read the file the check looks at",
+      "    tool: fs.read",
+      '    with: { path: "${{ steps.second.output.path }}" }',
+      "    output: a",
+      "  second:",
+      "    kind: verify",
+      "    needs: [first]",
+      "    goal: Check the file that was read",
+      "    tool: fs.read",
+      "    output: b",
+      "",
+    ].join("\n");
+    expect(codes(file, text)).toContain("PS127");
+    const fixed = fixSource(file, text, { cwd: repoRoot });
+    expect(fixed.applied).toEqual([]);
+    expect(fixed.text).toBe(text);
+  });
+});
