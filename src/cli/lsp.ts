@@ -29,13 +29,11 @@ export function registerLsp(program: Command, ctx: ActionContext): void {
         if (!opts.stdio) throw new UsageError("lsp needs --stdio (the only transport); e.g. planspec lsp --stdio");
         if (!/^\d+$/.test(opts.debounce)) throw new UsageError(`--debounce expects milliseconds, got "${opts.debounce}"`);
         const stdin = ctx.io.stdin ?? process.stdin;
-        const [{ startServer }, rpc] = await Promise.all([import("../lsp/server.js"), import("vscode-languageserver/node")]);
+        const { startServer } = await import("../lsp/server.js");
         // stdout carries the protocol: anything else printed there would corrupt it.
         console.log = console.info = (...args: unknown[]) => void ctx.io.stderr.write(`${args.map(String).join(" ")}\n`);
-        const reader = new rpc.StreamMessageReader(stdin);
-        const writer = new rpc.StreamMessageWriter(ctx.io.stdout);
-        const closed = new Promise<void>((resolve) => reader.onClose(() => resolve()));
-        startServer(reader, writer, { debounceMs: Number(opts.debounce) });
+        const closed = new Promise<void>((resolve) => stdin.once("close", () => resolve()));
+        startServer(stdin, ctx.io.stdout, { debounceMs: Number(opts.debounce) });
         await closed;
         return 0;
       }),

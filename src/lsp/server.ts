@@ -13,8 +13,6 @@ import {
   DiagnosticSeverity,
   type Diagnostic as LspDiagnostic,
   MarkupKind,
-  type MessageReader,
-  type MessageWriter,
   type CodeAction,
   TextDocumentSyncKind,
   TextDocuments,
@@ -58,9 +56,12 @@ export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
   };
 }
 
-/** Starts a server on a message reader and writer (stdio for `planspec lsp --stdio`). */
-export function startServer(reader: MessageReader, writer: MessageWriter, opts: ServerOptions = {}): Connection {
-  const connection = createConnection(reader, writer);
+/**
+ * Starts a server on an input and an output stream (stdio for `planspec lsp --stdio`). When
+ * the input ends (the editor went away) the process exits: 0 after a shutdown request, else 1.
+ */
+export function startServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, opts: ServerOptions = {}): Connection {
+  const connection = createConnection(input, output);
   const documents = new TextDocuments(TextDocument);
   const analyses = new Map<string, Analysis>();
   const timers = new Map<string, NodeJS.Timeout>();

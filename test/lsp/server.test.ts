@@ -200,6 +200,18 @@ describe("planspec lsp --stdio", () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it("exits when the editor goes away without shutdown (stdin closed)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "planspec-lsp-"));
+    const s = (session = new LspSession(dir));
+    await s.initialize();
+    await s.open("page.plan.yaml", BROKEN);
+    await s.diagnostics(s.uri("page.plan.yaml"));
+    const exited = new Promise<number | null>((resolve) => s.child.once("exit", (code) => resolve(code)));
+    s.child.stdin.end();
+    // No shutdown request came first: exit code 1, as the protocol says.
+    expect(await exited).toBe(1);
+  }, 30_000);
+
   it("refuses to start without --stdio, in one line", () => {
     expect(cli(["lsp"])).toMatchObject({ status: 2, stdout: "", stderr: "planspec: lsp needs --stdio (the only transport); e.g. planspec lsp --stdio\n" });
   });
