@@ -65,6 +65,8 @@ async function runDiff(oldFile: string, newFile: string, opts: { format: string;
         artifact: (ref) => store.getArtifact(ref),
       });
     } catch (err) {
+      // A torn or hand-edited state file is bad input, not a crash.
+      if (err instanceof SyntaxError) throw new UsageError(`${runDir}/state.json is not valid JSON (${err.message}); the run cannot be judged`);
       return userError(err);
     }
   }

@@ -3,7 +3,7 @@
  * verdicts on real run directories made by running the csv-anomalies example, checked
  * against what `planspec revise` and `resume` then really do.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readEvents, readState, tempDir } from "../runtime/helpers.js";
@@ -32,6 +32,14 @@ describe("planspec diff: golden diffs", () => {
     expect(missing.stderr).toBe("nope.plan.yaml:1:1: cannot read nope.plan.yaml: no such file [PS100]\n");
     expect(bad(["specs/lint/err/goal-drift.plan.yaml", "specs/compile/err/unknown-step.plan.yaml"]).code).toBe(2);
     expect(bad([EXAMPLE, EXAMPLE, "--run", "no-such-run"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^planspec: no run "no-such-run": .*\n$/) });
+    const ws = tempDir("planspec-diff-bad-run-");
+    mkdirSync(join(ws, ".planspec/runs/torn"), { recursive: true });
+    writeFileSync(join(ws, ".planspec/runs/torn/state.json"), '{"runId": "torn", "nodes": {');
+    cpSync(join(ROOT, EXAMPLE), join(ws, "a.plan.yaml"));
+    const torn = planspec(ws, ["diff", "a.plan.yaml", "a.plan.yaml", "--run", "torn"]);
+    expect(torn.code).toBe(2);
+    expect(torn.stdout).toBe("");
+    expect(torn.stderr).toMatch(/^planspec: .*\/\.planspec\/runs\/torn\/state\.json is not valid JSON \(.*\); the run cannot be judged\n$/);
   });
 });
 
