@@ -72,6 +72,23 @@ function sections(d: PlanDiff, v: RunVerdict | undefined): Section[] {
   return out;
 }
 
+/** Control characters as escapes: a plan's text must not drive the terminal it is printed on. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * A Markdown code span for any text: plan text in a PR comment is data, so no @mention,
+ * link or HTML in a step's goal can act. The fence is longer than any backtick run inside.
+ */
+function code(text: string): string {
+  const flat = printable(text).replace(/\s*\n\s*/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || longest > 0 ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
 export function formatDiff(d: PlanDiff, v: RunVerdict | undefined, format: DiffFormat): string {
   if (format === "json") return `${JSON.stringify(v ? { ...d, run: v } : d, null, 2)}\n`;
   const secs = sections(d, v);
@@ -80,17 +97,17 @@ export function formatDiff(d: PlanDiff, v: RunVerdict | undefined, format: DiffF
     let out = `${d.old.file} -> ${d.new.file}\n`;
     if (empty) out += "no change\n";
     for (const s of secs) out += `\n${s.title}:\n${s.lines.map((l) => `  ${l}`).join("\n")}\n`;
-    return out;
+    return out.split("\n").map(printable).join("\n");
   }
   const n = d.steps;
-  let out = `### planspec diff: \`${d.old.file}\` → \`${d.new.file}\`\n\n`;
+  let out = `### planspec diff: ${code(d.old.file)} → ${code(d.new.file)}\n\n`;
   out += empty ? "No change.\n" : `${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed step${n.changed.length === 1 ? "" : "s"}.\n`;
   const warn = [
-    ...d.risk.filter((r) => r.direction === "raised").map((r) => (r.from ? `risk of \`${r.step}\` raised to **${r.to}**` : `new step \`${r.step}\` at **${r.to}** risk`)),
-    ...d.approvals.filter((a) => a.change === "removed").map((a) => `approval gate of \`${a.step}\` removed`),
-    ...d.criteria.filter((c) => c.change === "removed" || c.change === "loosened").map((c) => `success criterion of \`${c.step}\` ${c.change}`),
+    ...d.risk.filter((r) => r.direction === "raised").map((r) => (r.from ? `risk of ${code(r.step)} raised to **${r.to}**` : `new step ${code(r.step)} at **${r.to}** risk`)),
+    ...d.approvals.filter((a) => a.change === "removed").map((a) => `approval gate of ${code(a.step)} removed`),
+    ...d.criteria.filter((c) => c.change === "removed" || c.change === "loosened").map((c) => `success criterion of ${code(c.step)} ${c.change}`),
   ];
   if (warn.length) out += `\n> [!WARNING]\n${warn.map((w) => `> - ${w}`).join("\n")}\n`;
-  for (const s of secs) out += `\n#### ${s.title}\n\n${s.lines.map((l) => (l.startsWith("    ") ? `  - \`${l.trim()}\`` : `- ${l.replace(/^([+~!-]) /, "`$1` ")}`)).join("\n")}\n`;
+  for (const s of secs) out += `\n#### ${s.title}\n\n${s.lines.map((l) => (l.startsWith("    ") ? `  - ${code(l.trim())}` : `- ${code(l)}`)).join("\n")}\n`;
   return out;
 }

@@ -43,6 +43,23 @@ describe("planspec diff: golden diffs", () => {
   });
 });
 
+describe("planspec diff: hostile plan text", () => {
+  it("md keeps mentions, HTML and backticks inside code spans; text prints control characters as escapes", () => {
+    const ws = tempDir("planspec-diff-hostile-");
+    const original = readFileSync(join(ROOT, EXAMPLE), "utf8");
+    writeFileSync(join(ws, "old.plan.yaml"), original);
+    const goal = 'goal: "Ping @octo-org/everyone ``` <img src=x onerror=alert(1)> \\e]8;;http://evil.example\\a now"';
+    writeFileSync(join(ws, "new.plan.yaml"), original.replace(/^goal: .*$/m, goal));
+    const md = planspec(ws, ["diff", "old.plan.yaml", "new.plan.yaml", "--format", "md"]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("- ```` now: Ping @octo-org/everyone ``` <img src=x onerror=alert(1)> \\u001b]8;;http://evil.example\\u0007 now ````\n");
+    expect(md.stdout.split("\n").filter((l) => l.includes("@octo") && !/^- `{4} .* `{4}$/.test(l))).toEqual([]);
+    const text = planspec(ws, ["diff", "old.plan.yaml", "new.plan.yaml"]);
+    expect(text.stdout).toContain("now: Ping @octo-org/everyone ``` <img src=x onerror=alert(1)> \\u001b]8;;http://evil.example\\u0007 now\n");
+    expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+});
+
 interface Verdict {
   revise: { accepted: boolean; reasons: string[] };
   stayValid: string[];
