@@ -80,6 +80,11 @@ export function fixFor(finding: Finding, result: CompileResult, rules: readonly 
         : messageId === "retryUnbounded" ? (["retry", "max_attempts", DEFAULT_BOUNDS.retryMaxAttempts] as const)
         : undefined;
       if (!bound) return undefined;
+      const defaults = valueAt(doc.data, ["defaults", "retry"]);
+      if (bound[0] === "retry" && valueAt(doc.data, [...path, "retry"]) === undefined && defaults !== null && typeof defaults === "object") {
+        // The step inherits its retry from the plan's defaults: bound it there, for every step.
+        return make(`add defaults.retry.max_attempts: ${bound[2]}`, edit.addKey(["defaults", "retry"], "max_attempts", String(bound[2])));
+      }
       return make(`add ${bound[0]}.${bound[1]}: ${bound[2]} to step "${step}"`, edit.addKey([...path, bound[0]], bound[1], String(bound[2])));
     }
     case "redundant-dependency": {

@@ -158,3 +158,28 @@ describe("fixes that would make things worse are not offered", () => {
     expect(fixed.text).toBe(text);
   });
 });
+
+describe("a retry bound inherited from defaults", () => {
+  it("is added to defaults.retry once, for every step that inherits it", () => {
+    const file = "retry.plan.yaml";
+    const text = [
+      "planspec: 1",
+      "name: retry",
+      "goal: Read two files.",
+      "tools: { fs.read: { risk: read } }",
+      "limits: { run_timeout: 10m }",
+      "defaults:",
+      "  retry: { backoff: fixed } # no bound yet",
+      "steps:",
+      "  a: { kind: read, goal: Read the first file now, tool: fs.read, output: x }",
+      "  b: { kind: read, needs: [a], goal: Read the second file now, tool: fs.read, output: y }",
+      "",
+    ].join("\n");
+    const before = findingsOf(file, text, { cwd: repoRoot }).findings.filter((f) => f.diagnostic.code === "unbounded-loop");
+    expect(before.map((f) => f.step)).toEqual(["a", "b"]);
+    const fixed = fixSource(file, text, { cwd: repoRoot });
+    expect(fixed.text).toContain("  retry: { backoff: fixed, max_attempts: 3 } # no bound yet\n");
+    expect(fixed.applied.map((f) => f.description)).toEqual(["add defaults.retry.max_attempts: 3"]);
+    expect(codes(file, fixed.text)).not.toContain("unbounded-loop");
+  });
+});
