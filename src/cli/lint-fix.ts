@@ -14,7 +14,7 @@ export interface FixTarget {
 /** Fixes each file (or prints the diff); returns how many files changed. */
 export async function runFixes(
   targets: readonly FixTarget[],
-  opts: { cwd: string; rules: readonly Rule[]; original?: CompileResult; dryRun: boolean },
+  opts: { cwd: string; rules: readonly Rule[]; dryRun: boolean; /** The original a revised plan is linted against (`--against`). */ originalOf?: (file: string) => CompileResult | undefined },
   io: CliIO,
 ): Promise<number> {
   const [{ fixSource }, { unifiedDiff }] = await Promise.all([import("../lint/fix.js"), import("../diff/unified.js")]);
@@ -27,7 +27,8 @@ export async function runFixes(
     } catch {
       continue; // the lint pass reports the unreadable file
     }
-    const fixed = fixSource(t.file, text, { cwd: opts.cwd, config: t.config, rules: opts.rules, ...(opts.original ? { original: opts.original } : {}) });
+    const original = opts.originalOf?.(t.file);
+    const fixed = fixSource(t.file, text, { cwd: opts.cwd, config: t.config, rules: opts.rules, ...(original ? { original } : {}) });
     if (fixed.text === text) continue;
     changed++;
     if (opts.dryRun) {
