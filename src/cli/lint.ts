@@ -131,7 +131,8 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
 
   if (opts.fix || opts.fixDryRun) {
     const { runFixes } = await import("./lint-fix.js");
-    await runFixes(targets, { cwd: io.cwd, rules, dryRun: opts.fixDryRun === true, originalOf: () => original }, io);
+    const against = original;
+    await runFixes(targets, { cwd: io.cwd, rules, dryRun: opts.fixDryRun === true, originalOf: () => against }, io);
     if (opts.fixDryRun) return 0;
   }
   const fixModule = opts.format === "sarif" ? await import("../lint/fix.js") : undefined;
