@@ -21,7 +21,9 @@ import { registerReport } from "./report.js";
 import { registerRefine } from "./refine.js";
 import { registerReplan } from "./replan.js";
 import { registerEval } from "./eval.js";
+import { registerLsp } from "./lsp.js";
+import { registerDiff } from "./diff.js";
 
 export type RegisterCommand = (program: Command, ctx: ActionContext) => void;
 
-export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerResolve, registerRevise, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval];
+export const commands: RegisterCommand[] = [registerCompile, registerLint, registerValidate, registerGraph, registerImport, registerRun, registerResume, registerStatus, registerRuns, registerApprove, registerReject, registerResolve, registerRevise, registerDiff, registerPlan, registerSubmit, registerWorker, registerStore, registerRefine, registerReplan, registerReport, registerEval, registerLsp];

@@ -23,6 +23,8 @@ interface LintCliOptions {
   inlineConfig: boolean;
   printConfig?: string;
   minConfidence?: string;
+  fix?: boolean;
+  fixDryRun?: boolean;
 }
 
 const FORMAT_NAMES = "stylish, json, sarif, github, junit";
@@ -61,6 +63,12 @@ Examples:
   $ planspec lint generated/ --no-inline-config --config ci/planspec.config.yaml
   $ planspec lint --print-config generated/p.plan.yaml
   $ planspec lint plans/ --min-confidence high    # only structural findings, no heuristics
+  $ planspec lint plans/ --fix-dry-run        # the fixes as a unified diff, nothing written
+  $ planspec lint plans/ --fix                # apply them, then report what is left
+
+--fix repairs mechanical findings in place, keeping comments and layout: a missing
+idempotency_key, an unbounded repeat/for_each/retry or plan (limits), a missing or
+redundant need, a risk label below the step's effective risk.
 `;
 
 /** Registers `lint`. */
@@ -81,6 +89,8 @@ export function registerLint(program: Command, ctx: ActionContext): void {
     .option("--print-config <file>", "print the config that applies to a file and the resolved rules, then exit")
     .option("-q, --quiet", "report errors only")
     .option("--min-confidence <level>", "report only findings at least this sure: high, medium or low (default: low, all)")
+    .option("--fix", "apply mechanical fixes to the files, then report the findings left")
+    .option("--fix-dry-run", "print the fixes as a unified diff on stdout; write nothing (exit 0)")
     .addHelpText("after", HELP)
     .action(ctx.action((paths: string[], opts: LintCliOptions) => runLint(paths, opts, program, ctx.io)));
 }
@@ -151,6 +161,18 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   };
   for (const u of originals?.unpaired ?? []) await write(io.stderr, `planspec: no original for ${u} in ${opts.against}; linted as a new plan\n`);
 
+  if (opts.fix || opts.fixDryRun) {
+    const { runFixes } = await import("./lint-fix.js");
+    const originalOf = (f: string) => {
+      const a = originals?.pairs.get(f);
+      return a !== undefined ? compileOriginal(a) : undefined;
+    };
+    await runFixes(targets, { cwd: io.cwd, rules, dryRun: opts.fixDryRun === true, originalOf }, io);
+    if (opts.fixDryRun) return 0;
+  }
+  const fixModule = opts.format === "sarif" ? await import("../lint/fix.js") : undefined;
+  const fixes = new Map<Diagnostic, import("../lint/fix.js").Fix>();
+
   const keepSources = opts.format === "stylish";
   const sources = new Map<string, { index: LineIndex }>();
   let findings: Array<{ diagnostic: Diagnostic; step?: string }> = [];
@@ -162,6 +184,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     if (keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
     for (const d of result.diagnostics) findings.push({ diagnostic: d });
     findings.push(...lint);
+    if (fixModule) for (const [d, f] of fixModule.fixesFor([...result.diagnostics.map((diagnostic) => ({ diagnostic })), ...lint], result, rules)) fixes.set(d, f);
   }
   findings = engine.sortFindings(findings);
   const inputErrors = findings.some((f) => INPUT_ERROR_CODES.has(f.diagnostic.code));
@@ -211,6 +234,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
       rules: rulesMeta,
       files: targets.map((t) => t.file),
       version: programVersion(program),
+      fixes,
     });
     if (opts.output) writeOrFail(resolve(io.cwd, opts.output), text, opts.output);
     else await write(io.stdout, text);

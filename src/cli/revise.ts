@@ -36,10 +36,9 @@ export function registerRevise(program: Command, ctx: ActionContext): void {
           await opened.close();
           return userError(err);
         }
+        const { reviseRun, revisionLintErrors } = await import("../runtime/revise.js");
         if (opts.lintGate) {
-          const { lintCompiled } = await import("../lint/engine.js");
-          const before = { ir: original, kind: compiled.kind, diagnostics: [], sources: new Map(), origins: new Map() };
-          const errors = lintCompiled(compiled, { original: before }).filter((d) => d.severity === "error");
+          const errors = revisionLintErrors(compiled, original);
           if (errors.length > 0) {
             await printDiagnostics(errors, compiled.sources, io, color);
             await write(io.stderr, `planspec: revision refused: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} against the run's plan\n`);
@@ -47,7 +46,6 @@ export function registerRevise(program: Command, ctx: ActionContext): void {
             return 1;
           }
         }
-        const { reviseRun } = await import("../runtime/revise.js");
         try {
           const r = await reviseRun(opened.store, compiled.ir, { reason: opts.reason, evidence: opts.evidence });
           const kinds = r.changes.map((c) => `${c.node} (${c.from === null ? "added" : c.to === null ? "removed" : "changed"})`);

@@ -62,6 +62,11 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
     // needs: template instances stand for their sinks; broken instances are skipped silently.
     const dependsOn: string[] = [];
     const needsRaw = list(def.needs);
+    // Needs inherited from a using step are reported where that step wrote them, once.
+    const from = site.needsFrom;
+    const needsDoc = from?.doc ?? doc;
+    const needsAt = (p: DocPath) => (from ? from.doc.rangeOf([...from.path, ...p]) : at(p));
+    const needsOf = from?.id ?? id;
     needsRaw.forEach((need, i) => {
       const p = Array.isArray(def.needs) ? ["needs", i] : ["needs"];
       if (resolved.instanceSinks.has(need)) {
@@ -75,7 +80,7 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
       }
       if (!ids.has(need)) {
         const hint = didYouMean(need, ids);
-        out.report("PS111", doc.file, at(p), { id: need, where: `the needs of step "${id}"` }, hint ? { hint } : {});
+        out.report("PS111", needsDoc.file, needsAt(p), { id: need, where: `the needs of step "${needsOf}"` }, hint ? { hint } : {});
         return;
       }
       if (!dependsOn.includes(need)) dependsOn.push(need);

@@ -14,7 +14,7 @@ import { checkReferences } from "./check.js";
 import { Collector } from "./diagnostics.js";
 import { parseDuration } from "./durations.js";
 import { orderSteps } from "./graph.js";
-import { parseSource } from "./load.js";
+import { parseSource, readSourceText } from "./load.js";
 import { validateIRSource } from "./validate-ir.js";
 import { resolvePlan } from "./resolve.js";
 import { checkSchema, documentKind, type DocKind } from "./schema.js";
@@ -49,7 +49,7 @@ export function compileFile(file: string, opts: CompileOptions = {}): CompileRes
   const shown = displayPath(file, cwd);
   let text: string;
   try {
-    text = readFileSync(resolvePath(cwd, file), "utf8");
+    text = readSourceText(resolvePath(cwd, file));
   } catch (err) {
     const out = new Collector();
     const e = err as NodeJS.ErrnoException;

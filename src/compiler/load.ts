@@ -2,7 +2,7 @@
  * Reading and parsing one source file (plan, template or catalogue), YAML or JSON,
  * with syntax errors and duplicate keys turned into diagnostics.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { Collector } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
 import type { SourceDoc } from "./source.js";
@@ -41,6 +41,21 @@ export function parseSource(file: string, text: string, out: Collector): SourceD
   return doc;
 }
 
+/** The largest plan, template or catalogue read: a bigger one is a mistake or an attack. */
+export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A source file's text. Devices, FIFOs and sockets are refused before they are opened (an
+ * import of /dev/zero or a FIFO would hang the compiler, and with it an editor's server).
+ */
+export function readSourceText(file: string): string {
+  const st = statSync(file);
+  if (st.isDirectory()) throw Object.assign(new Error("it is a directory"), { code: "EISDIR" });
+  if (!st.isFile()) throw new Error("not a regular file (a device, FIFO or socket)");
+  if (st.size > MAX_SOURCE_BYTES) throw new Error(`it is larger than ${MAX_SOURCE_BYTES / 1048576} MiB`);
+  return readFileSync(file, "utf8");
+}
+
 /** Reads and parses a file; an unreadable file is PS100 at `from` (the place that names it). */
 export function loadSource(
   file: string,
@@ -49,7 +64,7 @@ export function loadSource(
 ): { doc?: SourceDoc; text?: string } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readSourceText(file);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
     if (from) out.report("PS117", from.file, from.range, { file: from.name, reason });

@@ -24,6 +24,8 @@ export interface StepSite {
   path: DocPath;
   defaults: Defaults;
   template?: { name: string; instance: string };
+  /** Set when `needs` came from the step that uses the template: where that step wrote them. */
+  needsFrom?: { id: string; doc: SourceDoc; path: DocPath };
 }
 
 export interface Resolved {
@@ -208,7 +210,10 @@ class Resolver {
     for (const site of this.steps.slice(before)) {
       if (site.template?.instance !== id) continue;
       const own = asList(site.def.needs);
-      if (own.length === 0 && outerNeeds.length) site.def = { ...site.def, needs: [...outerNeeds] };
+      if (own.length === 0 && outerNeeds.length) {
+        site.def = { ...site.def, needs: [...outerNeeds] };
+        site.needsFrom = { id, doc, path };
+      }
     }
   }
 }

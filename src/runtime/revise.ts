@@ -3,7 +3,10 @@
  * a done step whose definition is unchanged stays done, changed and new steps (and the
  * steps after them) run on resume — and a `plan.revised` event records why.
  */
+import type { CompileResult } from "../compiler/index.js";
+import type { Diagnostic } from "../diagnostic.js";
 import type { IRNode, PlanIR } from "../ir.js";
+import { lintCompiled } from "../lint/engine.js";
 import { loadRun, openRun } from "./run.js";
 import type { NodeState, RunState, Store } from "./store.js";
 
@@ -27,7 +30,8 @@ function definition(n: IRNode): Record<string, unknown> {
   return rest as unknown as Record<string, unknown>;
 }
 
-function stable(v: unknown): string {
+/** A canonical JSON text of a value (keys sorted, undefined dropped), to compare definitions. */
+export function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
   if (v !== null && typeof v === "object") {
     return `{${Object.keys(v)
@@ -79,6 +83,31 @@ export function mapState(state: RunState, newPlan: PlanIR, changes: Change[]): s
   return resetIds;
 }
 
+/**
+ * The lint gate of a revision: errors of every rule (goal-drift and unsafe-revision among
+ * them) on the new plan compared with the run's plan. `planspec revise` refuses on any.
+ */
+export function revisionLintErrors(compiled: CompileResult, runPlan: PlanIR): Diagnostic[] {
+  const before: CompileResult = { ir: runPlan, kind: compiled.kind, diagnostics: [], sources: new Map(), origins: new Map() };
+  return lintCompiled(compiled, { original: before }).filter((d) => d.severity === "error");
+}
+
+/**
+ * Why `reviseRun` would refuse this revision of a run in this state (throws ReviseError),
+ * else the changes it would record.
+ */
+export function checkRevision(state: RunState, oldPlan: PlanIR, newPlan: PlanIR, evidence: readonly string[]): Change[] {
+  for (const ref of evidence) {
+    const id = evidenceStep(ref, state);
+    if (id !== undefined && state.nodes[id]?.status !== "done") throw new ReviseError(`evidence "${ref}": step "${id}" has no recorded output`);
+  }
+  const changes = diffPlans(oldPlan, newPlan);
+  if (changes.length === 0 && oldPlan.planHash === newPlan.planHash) throw new ReviseError("the new plan is the same as the run's plan; nothing to revise");
+  const running = Object.entries(state.nodes).filter(([, s]) => s.status === "running" && !s.awaiting);
+  if (running.length > 0) throw new ReviseError(`steps ${running.map(([id]) => `"${id}"`).join(", ")} were interrupted; resume the run first`);
+  return changes;
+}
+
 /** Applies a revision to a run (directory or store) and returns its number and changes. */
 export async function reviseRun(
   run: string | Store,
@@ -89,14 +118,7 @@ export async function reviseRun(
   await store.lock();
   try {
     const { state, plan: oldPlan } = await loadRun(store);
-    for (const ref of opts.evidence) {
-      const id = evidenceStep(ref, state);
-      if (id !== undefined && state.nodes[id]?.status !== "done") throw new ReviseError(`evidence "${ref}": step "${id}" has no recorded output`);
-    }
-    const changes = diffPlans(oldPlan, newPlan);
-    if (changes.length === 0 && oldPlan.planHash === newPlan.planHash) throw new ReviseError("the new plan is the same as the run's plan; nothing to revise");
-    const running = Object.entries(state.nodes).filter(([, s]) => s.status === "running" && !s.awaiting);
-    if (running.length > 0) throw new ReviseError(`steps ${running.map(([id]) => `"${id}"`).join(", ")} were interrupted; resume the run first`);
+    const changes = checkRevision(state, oldPlan, newPlan, opts.evidence);
     const revision = state.revision + 1;
     await store.saveRevision(revision, newPlan);
     const reset = mapState(state, newPlan, changes);

@@ -31,6 +31,8 @@ export interface FormatOptions {
   files?: readonly string[];
   /** planspec's version, for formats that record the tool. */
   version?: string;
+  /** Mechanical fixes by diagnostic (SARIF `fixes`). */
+  fixes?: ReadonlyMap<Diagnostic, import("../fix.js").Fix>;
 }
 
 export type Formatter = (diagnostics: readonly Diagnostic[], options: FormatOptions) => string;

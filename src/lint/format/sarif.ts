@@ -39,6 +39,18 @@ function sarifRule(r: RuleDescriptor): SarifRule {
   };
 }
 
+/** A result with its mechanical fix (SARIF §3.55), when the diagnostic has one. */
+function withFix<R extends object>(result: R, d: Diagnostic, options: FormatOptions): R {
+  const fix = options.fixes?.get(d);
+  if (!fix) return result;
+  const replacements = fix.edits.map((e) => ({
+    deletedRegion: { startLine: e.start!.line, startColumn: e.start!.col, endLine: e.end!.line, endColumn: e.end!.col },
+    insertedContent: { text: e.text },
+  }));
+  const change = { artifactLocation: { uri: artifactUri(fix.file, options.cwd) }, replacements };
+  return { ...result, fixes: [{ description: { text: fix.description }, artifactChanges: [change] }] };
+}
+
 /** Formats diagnostics as a SARIF 2.1.0 log. */
 export function formatSarif(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   const rules: SarifRule[] = [];
@@ -52,7 +64,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: FormatO
   // Codes nobody described (e.g. a compiler code) still need a rule entry for ruleIndex.
   for (const d of diagnostics) add({ id: d.code, description: d.code, defaultSeverity: d.severity, docsUrl: d.docsUrl });
 
-  const results = diagnostics.map((d) => ({
+  const results = diagnostics.map((d) => withFix({
     ruleId: d.code,
     ruleIndex: indexOf.get(d.code)!,
     level: LEVEL[d.severity],
@@ -66,7 +78,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: FormatO
         },
       },
     ],
-  }));
+  }, d, options));
 
   const driver: Record<string, unknown> = { name: "planspec", informationUri: "https://github.com/planspec/planspec" };
   if (options.version) driver.version = options.version;
