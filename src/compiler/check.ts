@@ -3,7 +3,7 @@
  * `steps.X` must be an ancestor, `inputs.x` declared, output paths present in schemas.
  */
 import type { IRNode, JsonValue } from "../ir.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import type { BuiltNode } from "./build.js";
 import type { Collector } from "./diagnostics.js";
 import { parseSite, type ExprSite } from "./expressions.js";

@@ -7,7 +7,7 @@ import { relative, resolve as resolvePath } from "node:path";
 import type { Diagnostic } from "../diagnostic.js";
 import { sortDiagnostics } from "../diagnostic.js";
 import { IR_VERSION, type Complexity, type InputSpec, type InputType, type IRNode, type PlanIR, type PlanLimits } from "../ir.js";
-import { planGraph } from "../lint/graph.js";
+import { planGraph } from "../graph.js";
 import { buildNodes } from "./build.js";
 import { lazyProperty, planHash, sha256 } from "./canonical.js";
 import { checkReferences } from "./check.js";

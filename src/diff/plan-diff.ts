@@ -6,7 +6,7 @@
  */
 import { type IRNode, type PlanIR, type Risk, type SuccessCriterion, riskRank } from "../ir.js";
 import { formatDuration } from "../compiler/durations.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import { diffPlans, stable } from "../runtime/revise.js";
 
 export interface FieldChange {

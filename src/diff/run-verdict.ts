@@ -6,7 +6,7 @@
  */
 import type { CompileResult } from "../compiler/index.js";
 import type { IRNode, PlanIR } from "../ir.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import { envFor } from "../runtime/env.js";
 import { evaluateKey } from "../runtime/keys.js";
 import { checkRevision, mapState, ReviseError, revisionLintErrors } from "../runtime/revise.js";

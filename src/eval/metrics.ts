@@ -4,7 +4,7 @@
  * edge F1 against a gold plan by tool name, and risk-label accuracy.
  */
 import { type IRNode, type PlanIR, type Risk, type ToolSpec, type Value, isExprValue, isTemplateValue, maxRisk, riskRank } from "../ir.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import type { Matcher } from "./suite.js";
 
 /** True when the step satisfies every field the matcher sets. */

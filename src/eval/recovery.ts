@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writ
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { InputSpec, PlanIR } from "../ir.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import { drive, RUN_ID } from "./recovery-session.js";
 import { CORRUPT_KINDS } from "./recovery-corrupt.js";
 import { BUILTIN_TOOLS, EFFECTS_LOG, EVAL_DIR, recoveryToolsModule } from "./recovery-tools.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { compileFile, compileSource, type CompileResult } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { lintCompiled } from "../lint/engine.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import { type Counts, compareToGold, coverage, f1Of, redundancy, riskAccuracy } from "./metrics.js";
 import type { Matcher, Suite, SuiteCase } from "./suite.js";
 

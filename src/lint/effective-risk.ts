@@ -10,7 +10,7 @@
 import type { DocPath } from "../compiler/source.js";
 import type { Confidence } from "../diagnostic.js";
 import { type IRNode, type PlanIR, type Risk, maxRisk, riskRank } from "../ir.js";
-import type { PlanGraph } from "./graph.js";
+import type { PlanGraph } from "../graph.js";
 import { ArgumentScan, mayMatter } from "./risk-arguments.js";
 import { type ToolFacts, toolFacts } from "./risk-tools.js";
 

@@ -9,7 +9,7 @@ import type { PlanIR } from "../ir.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
 import { EffectiveRisk } from "./effective-risk.js";
-import { type PlanGraph, planGraph } from "./graph.js";
+import { type PlanGraph, planGraph } from "../graph.js";
 import { type Report, type Rule, type RuleContext, ruleDocsUrl } from "./rule.js";
 import { rules as registry } from "./rules/index.js";
 import { type ImportMark, importMark } from "./import-mark.js";

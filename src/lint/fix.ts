@@ -10,7 +10,7 @@ import { compileSource } from "../compiler/index.js";
 import type { ResolvedConfig } from "./config.js";
 import { type Finding, lintFindings, registeredRules } from "./engine.js";
 import { EffectiveRisk } from "./effective-risk.js";
-import { planGraph } from "./graph.js";
+import { planGraph } from "../graph.js";
 import type { Rule } from "./rule.js";
 
 /** Replace `[start, end)` of the file's text with `text` (an insertion when start == end). */

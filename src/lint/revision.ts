@@ -5,7 +5,7 @@
  */
 import { type Expr, parseExpression } from "../compiler/expr/index.js";
 import type { IRNode } from "../ir.js";
-import type { PlanGraph } from "./graph.js";
+import type { PlanGraph } from "../graph.js";
 
 /**
  * The steps that deliver what the plan is for: the producers of its deliverables; for a

@@ -7,7 +7,7 @@ import type { Confidence, Severity } from "../diagnostic.js";
 import type { DocPath } from "../compiler/source.js";
 import type { PlanIR } from "../ir.js";
 import type { EffectiveRisk } from "./effective-risk.js";
-import type { PlanGraph } from "./graph.js";
+import type { PlanGraph } from "../graph.js";
 import type { ImportMark } from "./import-mark.js";
 
 export interface RuleMeta<M extends string = string> {

@@ -7,7 +7,7 @@ import { catalogue as compilerCatalogue } from "../compiler/index.js";
 import { FUNCTIONS } from "../compiler/expr/index.js";
 import { STEP_KINDS, type IRNode, type JsonValue } from "../ir.js";
 import { registeredRules } from "../lint/engine.js";
-import { PlanGraph } from "../lint/graph.js";
+import { PlanGraph } from "../graph.js";
 import type { Analysis } from "./analysis.js";
 import { cursorContext, stepOf, wordAt } from "./context.js";
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { parse } from "yaml";
-import { PlannerError } from "./errors.js";
+import { PlannerError } from "../llm/errors.js";
 
 type Obj = Record<string, unknown>;
 

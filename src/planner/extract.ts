@@ -5,7 +5,7 @@
  * in terms the model can act on (cut off, prose around it, not an object), and
  * `readAnswer` adds what the user is told (a refusal, a limit to raise).
  */
-import type { Completion } from "./provider.js";
+import type { Completion } from "../llm/provider.js";
 
 export type Extracted = { ok: true; value: Record<string, unknown>; note?: string } | { ok: false; message: string };
 

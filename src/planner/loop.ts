@@ -9,9 +9,9 @@ import { type Checked, checkPlanText, feedbackText, renderPlanYaml, traceDiagnos
 import { readAnswer } from "./extract.js";
 import { stripSuppressions } from "./strip.js";
 import { goalMessage, repairMessage, systemPrompt } from "./prompt.js";
-import type { ChatMessage, Provider, Usage } from "./provider.js";
+import type { ChatMessage, Provider, Usage } from "../llm/provider.js";
 import { planRequestSchema } from "./schema.js";
-import type { TraceSink } from "./trace.js";
+import type { TraceSink } from "../llm/trace.js";
 
 export interface LoopOptions {
   goal: string;

@@ -15,15 +15,15 @@ import { loadRun } from "../runtime/run.js";
 import { reviseRun } from "../runtime/revise.js";
 import type { Store } from "../runtime/store.js";
 import { traceDiagnostics } from "./document.js";
-import { PlannerError } from "./errors.js";
+import { PlannerError } from "../llm/errors.js";
 import { readAnswer } from "./extract.js";
 import { stripSuppressions } from "./strip.js";
 import { refinementSystemPrompt, repairMessage } from "./prompt.js";
-import type { ChatMessage, Provider, Usage } from "./provider.js";
+import type { ChatMessage, Provider, Usage } from "../llm/provider.js";
 import { type RefineSubject, refineMessage, refineSystem } from "./refine-context.js";
 import { refineParams, writeRevision } from "./refine-doc.js";
 import { stepsRequestSchema } from "./schema.js";
-import type { TraceSink } from "./trace.js";
+import type { TraceSink } from "../llm/trace.js";
 
 export interface RefineOptions {
   /** The run (a run directory's store or a PostgreSQL store's). */

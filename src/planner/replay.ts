@@ -2,9 +2,9 @@
  * Replay: a provider that answers from a recorded trace, in order, with no network,
  * so a planner run can be re-scored deterministically.
  */
-import { PlannerError } from "./errors.js";
-import type { ChatRequest, Completion, Provider } from "./provider.js";
-import type { TraceEvent, TraceSink } from "./trace.js";
+import { PlannerError } from "../llm/errors.js";
+import type { ChatRequest, Completion, Provider } from "../llm/provider.js";
+import type { TraceEvent, TraceSink } from "../llm/trace.js";
 
 /** The answers of a trace: its `completion` events, in order. */
 export function recordedCompletions(events: readonly TraceEvent[]): Completion[] {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/planner/catalog.js";
 import { planWithRepairs } from "../../src/planner/loop.js";
-import type { Provider } from "../../src/planner/provider.js";
+import type { Provider } from "../../src/llm/provider.js";
 import { bin, cli } from "../helpers.js";
 import { BAD, CLEAN, IDEMPOTENCY, NO_CRITERIA, badJsonPlan, workspace } from "./lint-fixtures.js";
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { EffectiveRisk } from "../../src/lint/effective-risk.js";
-import { PlanGraph } from "../../src/lint/graph.js";
+import { PlanGraph } from "../../src/graph.js";
 import { commandEffects } from "../../src/lint/risk-shell.js";
 import { sqlEffects } from "../../src/lint/risk-sql.js";
 import { toolActions } from "../../src/lint/risk-words.js";

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { IRNode, PlanIR } from "../../src/ir.js";
-import { PlanGraph } from "../../src/lint/graph.js";
+import { PlanGraph } from "../../src/graph.js";
 
 interface Dag {
   n: number;

@@ -4,9 +4,9 @@
  * in-memory traces that never hold the key. In-process against a real local server.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { makeProvider } from "../../src/planner/provider.js";
-import { PlannerError } from "../../src/planner/errors.js";
-import { MemoryTrace } from "../../src/planner/trace.js";
+import { makeProvider } from "../../src/llm/provider.js";
+import { PlannerError } from "../../src/llm/errors.js";
+import { MemoryTrace } from "../../src/llm/trace.js";
 import { anthropicRules, openaiRules } from "./providers.js";
 import { type ScriptServer, anthropicContent, openaiReply, startServer } from "./server.js";
 

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { backoffMs, DEFAULT_POLICY, type HttpReply, retryAfterMs, retryDecision } from "../../src/planner/http.js";
+import { backoffMs, DEFAULT_POLICY, type HttpReply, retryAfterMs, retryDecision } from "../../src/llm/http.js";
 import { extractJson, readAnswer } from "../../src/planner/extract.js";
-import { needsCompletionTokens } from "../../src/planner/openai.js";
-import { endpoint, wireMessages } from "../../src/planner/provider.js";
+import { needsCompletionTokens } from "../../src/llm/openai.js";
+import { endpoint, wireMessages } from "../../src/llm/provider.js";
 import { planRequestSchema } from "../../src/planner/schema.js";
-import { isSecretHeader, redactHeaders, scrubValue } from "../../src/planner/trace.js";
+import { isSecretHeader, redactHeaders, scrubValue } from "../../src/llm/trace.js";
 import { repoRoot } from "../helpers.js";
 
 describe("retry-after", () => {

@@ -5,7 +5,7 @@
  */
 import { catalogue, compileSource } from "../../compiler/index.js";
 import { lintCompiled } from "../../lint/engine.js";
-import { PlanGraph } from "../../lint/graph.js";
+import { PlanGraph } from "../../graph.js";
 import { redundancy } from "../metrics.js";
 import { toPlanDoc } from "./convert.js";
 import { parseTaskBenchLine } from "./record.js";

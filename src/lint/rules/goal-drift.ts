@@ -3,7 +3,7 @@
  * deliverables stay, every deliverable keeps a producer, and new steps feed a deliverable.
  */
 import type { IRNode, PlanIR } from "../../ir.js";
-import type { PlanGraph } from "../graph.js";
+import type { PlanGraph } from "../../graph.js";
 import { defineRule } from "../rule.js";
 import { quoteList } from "../text.js";
 

@@ -3,7 +3,7 @@
  * steps that re-check what the previous one checked, and steps whose result goes nowhere.
  */
 import type { Complexity, IRNode } from "../../ir.js";
-import type { PlanGraph } from "../graph.js";
+import type { PlanGraph } from "../../graph.js";
 import { defineRule } from "../rule.js";
 import { contentWordSet, contentWords, literalStrings } from "../text.js";
 

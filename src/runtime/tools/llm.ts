@@ -7,8 +7,8 @@
  * `ANTHROPIC_API_KEY`). A step chooses only the prompt and the model: it cannot send
  * the key to another endpoint. Risk `read`: it changes nothing in the world.
  */
-import { DEFAULT_POLICY, errorText, httpFailure, postJson, type HttpReply } from "../../planner/http.js";
-import { DEFAULT_MODELS, endpoint, KEY_VARS, type ProviderName } from "../../planner/provider.js";
+import { DEFAULT_POLICY, errorText, httpFailure, postJson, type HttpReply } from "../../llm/http.js";
+import { DEFAULT_MODELS, endpoint, KEY_VARS, type ProviderName } from "../../llm/provider.js";
 import { ToolError, type ToolImpl } from "./types.js";
 
 const ARGS = new Set(["prompt", "system", "model", "max_tokens", "temperature"]);

@@ -8,7 +8,8 @@
  */
 import { PlannerError, maskingSecrets } from "./errors.js";
 import { type HttpReply, errorObject, errorText, httpFailure, notAReply, postJson } from "./http.js";
-import { type ChatRequest, type ClientConfig, type Completion, type Provider, wireMessages } from "./provider.js";
+import type { ChatRequest, ClientConfig, Completion, Provider } from "./provider.js";
+import { wireMessages } from "./messages.js";
 import type { TraceSink } from "./trace.js";
 
 type Mode = "json_schema" | "json_object" | "plain" | "text";

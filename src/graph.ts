@@ -2,7 +2,7 @@
  * Graph queries for lint rules, built in one topological pass: ancestor sets are
  * bitsets, so "is A an ancestor of B" is O(1) and building is O(n·(n+e)/32).
  */
-import { type IRNode, type PlanIR, type Risk, maxRisk } from "../ir.js";
+import { type IRNode, type PlanIR, type Risk, maxRisk } from "./ir.js";
 
 const graphs = new WeakMap<PlanIR, PlanGraph>();
 
