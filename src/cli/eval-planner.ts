@@ -25,7 +25,7 @@ export function parsePlannerSpec(spec: string): { provider: ProviderName; model?
   const at = spec.indexOf(":");
   const provider = at < 0 ? spec : spec.slice(0, at);
   const model = at < 0 ? "" : spec.slice(at + 1);
-  if (provider !== "openai" && provider !== "anthropic") throw new UsageError(`--planner must be openai:MODEL or anthropic:MODEL, got "${spec}"`);
+  if (provider !== "openai" && provider !== "anthropic" && provider !== "azure") throw new UsageError(`--planner must be openai:MODEL, anthropic:MODEL or azure:DEPLOYMENT, got "${spec}"`);
   return model ? { provider, model } : { provider };
 }
 

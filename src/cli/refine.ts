@@ -6,34 +6,22 @@ import { useColor } from "./color.js";
 import { userError } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 import type { Store } from "../runtime/store.js";
-import { checkProvider, integerOption, readReplayTrace } from "./plan.js";
+import { addProviderFlags, integerOption, type ProviderFlags, providerOptions, readReplayTrace } from "./plan.js";
 
-interface RefineCliOpts {
-  provider: string;
-  model?: string;
-  baseUrl?: string;
+interface RefineCliOpts extends ProviderFlags {
   maxRepairs: string;
   trace?: string;
   replay?: string;
-  timeout: string;
   store?: string;
 }
 
 /** A command that revises a run (`refine`, `replan`): the run and step arguments, the provider options, the shared exit codes. */
 export function revisionCommand(program: Command, name: string, description: string, stepArg: [string, string], examples: string): Command {
-  return program
-    .command(name)
-    .description(description)
-    .argument("<run>", "a run directory or a run id under .planspec/runs")
-    .argument(...stepArg)
-    .option("--provider <name>", "openai (any OpenAI-compatible server) or anthropic", "openai")
-    .option("--model <model>", "the model name")
-    .option("--base-url <url>", "the API base URL")
+  return addProviderFlags(program.command(name).description(description).argument("<run>", "a run directory or a run id under .planspec/runs").argument(...stepArg))
     .option("--max-repairs <n>", "how many times diagnostics go back to the model", "2")
     .option(...STORE_OPTION)
     .option("--trace <file>", "where the trace goes (default <run>/refine/<step>.trace.jsonl)")
     .option("--replay <trace>", "answers taken from a recorded trace, in order; no network")
-    .option("--timeout <seconds>", "per-request timeout", "120")
     .addHelpText("after", `\nExamples:\n${examples}Exit codes: 0 revision recorded, 1 the revised plan does not lint clean after repairs, 2 usage, key or network error.\n`);
 }
 
@@ -45,7 +33,7 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
   const planner = await import("../planner/index.js");
   const { refineStep } = await import("../planner/refine.js");
   const maxRepairs = integerOption(opts.maxRepairs, "--max-repairs", 0);
-  checkProvider(opts.provider);
+  const settings = providerOptions(opts, io.env);
   const opened = await openStore(run, io, storeUrl(opts.store, io));
   const dir = opened.ref;
   try {
@@ -53,18 +41,18 @@ export async function runRefinement(ctx: ActionContext, program: Command, run: s
     // A run directory keeps its refinements; a run in a PostgreSQL store gets a directory here.
     const outDir = opened.dir ? join(opened.dir, "refine") : resolve(io.cwd, ".planspec", "refine", opened.store.runId);
     let provider: import("../planner/index.js").Provider;
-    let secret = "";
+    let secrets: string[] = [];
     if (opts.replay) {
       const events = await readReplayTrace(opts.replay, io.cwd);
       provider = new planner.ReplayProvider(planner.recordedCompletions(events), planner.traceStart(events));
     } else {
-      const made = await planner.makeProvider({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, env: io.env, policy: { timeoutMs: Number(opts.timeout) * 1000 } });
+      const made = await planner.makeProvider(settings);
       provider = made.provider;
-      secret = made.secret;
+      secrets = made.secrets;
     }
     mkdirSync(outDir, { recursive: true });
     const traceFile = opts.trace ? resolve(io.cwd, opts.trace) : join(outDir, `${step}.trace.jsonl`);
-    const trace = new planner.FileTrace(traceFile, secret ? [secret] : []);
+    const trace = new planner.FileTrace(traceFile, secrets);
     const r = await refineStep({ run: opened.store, outDir, step, mode, provider, trace, maxRepairs, cwd: io.cwd });
     const color = useColor(program, io, "stdout");
     if (r.diagnostics.length && r.compiled) {

@@ -126,6 +126,19 @@ describe("planspec refine", () => {
     expect(Object.keys(state.nodes).sort()).toEqual(["fix.edit", "other", "read_readme"]);
   });
 
+  it("takes the planner's provider flags: --max-tokens and --header reach the server", async () => {
+    const dir = await startRun(PHASE);
+    server = await startServer([openaiReply(JSON.stringify(SUB_STEPS))]);
+    const r = await cliAsync(["refine", "run1", "fix", "--base-url", `${server.url}/v1`, "--max-tokens", "777", "--header", "X-Gateway-Route=refine"], dir, { OPENAI_API_KEY: "k" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(server.requests[0]!.body.max_tokens).toBe(777);
+    expect(server.requests[0]!.headers["x-gateway-route"]).toBe("refine");
+    const bad = await cliAsync(["refine", "run1", "fix", "--max-tokens", "zero"], dir, { OPENAI_API_KEY: "k" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^planspec: .*--max-tokens/);
+  });
+
   it("refuses a step that is not a phase, in one line", async () => {
     const dir = await startRun(PHASE);
     const r = await cliAsync(["refine", "run1", "read_readme", "--base-url", "http://127.0.0.1:1/v1"], dir, { OPENAI_API_KEY: "k" });
