@@ -43,12 +43,12 @@ export class AnthropicProvider implements Provider {
     const tool = req.schema !== undefined;
     const tag = { candidate: req.candidate ?? 0, round: req.round ?? 0, provider: this.name, mode: tool ? "tool" : "text" };
     for (;;) {
-      const body: Record<string, unknown> = { model: this.model, max_tokens: this.maxTokens, system: req.system, messages: wireMessages(req.messages) };
+      const body: Record<string, unknown> = { model: this.model, max_tokens: this.maxTokens, ...(req.system ? { system: req.system } : {}), ...(req.temperature !== undefined ? { temperature: req.temperature } : {}), messages: wireMessages(req.messages) };
       if (tool) {
         body.tools = [{ name: PLAN_TOOL, description: "Submit the plan document (planspec DSL, JSON form).", input_schema: req.schema }];
         body.tool_choice = { type: "tool", name: PLAN_TOOL };
       }
-      const reply = await postJson(url, this.cfg.headers, body, this.cfg.policy, this.cfg.transport, trace, tag);
+      const reply = await postJson(url, this.cfg.headers, body, this.cfg.policy, this.cfg.transport, trace, tag, undefined, req.signal);
       if (reply.status < 200 || reply.status >= 300) {
         const max = this.modelMaximum(reply);
         if (max !== undefined) {

@@ -59,7 +59,7 @@ export class OpenAIProvider implements Provider {
       const body = this.body(req, mode);
       const tag = { candidate: req.candidate ?? 0, round: req.round ?? 0, provider: this.name, mode };
       const fallback = (r: HttpReply) => mode !== "text" && mode !== "plain" && rejectsFormat(r);
-      const reply = await postJson(url, this.cfg.headers, body, this.cfg.policy, this.cfg.transport, trace, tag, (r) => fallback(r) || this.otherField(r) !== undefined);
+      const reply = await postJson(url, this.cfg.headers, body, this.cfg.policy, this.cfg.transport, trace, tag, (r) => fallback(r) || this.otherField(r) !== undefined, req.signal);
       if (reply.status < 200 || reply.status >= 300) {
         const field = this.otherField(reply);
         if (field) {
@@ -95,7 +95,10 @@ export class OpenAIProvider implements Provider {
       mode === "json_object" || mode === "plain" ? `\n\nAnswer with one JSON object only, no prose. It must satisfy this JSON Schema:\n${JSON.stringify(req.schema)}` : "";
     const body: Record<string, unknown> = { model: this.model };
     if (this.cfg.maxTokens !== undefined) body[this.tokenField] = this.cfg.maxTokens;
-    body.messages = [{ role: "system", content: req.system + instruction }, ...wireMessages(req.messages)];
+    if (req.temperature !== undefined) body.temperature = req.temperature;
+    const system = req.system + instruction;
+    // No empty system turn: a free-text call (llm.complete) may have none.
+    body.messages = [...(system ? [{ role: "system", content: system }] : []), ...wireMessages(req.messages)];
     // strict: false — the DSL schema uses keywords (patternProperties, open maps) that strict mode refuses.
     if (mode === "json_schema") body.response_format = { type: "json_schema", json_schema: { name: "planspec_plan", schema: req.schema, strict: false } };
     else if (mode === "json_object") body.response_format = { type: "json_object" };

@@ -18,6 +18,10 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** The JSON Schema the answer must satisfy; without one the answer is free text. */
   schema?: unknown;
+  /** Sampling temperature, when the caller sets one (the planner does not). */
+  temperature?: number;
+  /** Aborts the call and its retries (a runtime step's signal: timeout, lease lost, run over). */
+  signal?: AbortSignal;
   /** Trace tag: which candidate and round this call belongs to. */
   candidate?: number;
   round?: number;

@@ -92,6 +92,18 @@ describe("llm.complete", () => {
     expect(output(ws, "a1")).toEqual({ text: "order 1002", provider: "anthropic", model: "claude-test", usage: { input_tokens: 900, output_tokens: 250 }, truncated: true });
   });
 
+  it("ends a call that never answers at the step's timeout, not the client's 120 s", async () => {
+    server = await startServer([{ ...openaiReply("never sent"), hang: true }]);
+    const ws = tempDir("planspec-llm-");
+    writeFile(ws, "ask.plan.yaml", PLAN(`{ prompt: x }\n    timeout: 1s`));
+    const started = Date.now();
+    const r = await run(ws, ["run", "ask.plan.yaml", "--run-id", "t1", "--input", "q=x", "--no-lint-gate"], { OPENAI_API_KEY: KEY, PLANSPEC_LLM_BASE_URL: `${server.url}/v1` });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/step "ask" failed: .*(timed out|timeout)/i);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("fails the step in one line: no key, a refused key, a base URL the plan tries to set", async () => {
     server = await startServer([{ status: 401, body: { error: { message: "invalid api key" } } }]);
     const ws = tempDir("planspec-llm-");
