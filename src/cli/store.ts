@@ -8,9 +8,8 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
 import { UsageError, write } from "./io.js";
-import type { Store } from "../runtime/store.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
-import { openStore as openRuns, storeUrlFrom, type RunStore } from "../runtime/open-store.js";
+import { openDatabase as openPg, openRuns, openStore as openRun, storeUrlFrom, type DatabaseOptions, type OpenedRun, type RunStore } from "../runtime/open-store.js";
 
 export const STORE_OPTION = ["--store <url>", "a PostgreSQL run store (postgres://...); default $PLANSPEC_STORE, else run directories"] as const;
 
@@ -20,35 +19,18 @@ export function storeUrl(option: string | undefined, io: CliIO): string | undefi
 }
 
 /** Opens the runs at `url` (PostgreSQL) or the run directories under the working directory; a store error is one line, exit 2. */
-export async function openRunStore(url: string | undefined, io: CliIO, opts: { check?: boolean; max?: number } = {}): Promise<RunStore> {
+export async function openRunStore(url: string | undefined, io: CliIO, opts: DatabaseOptions = {}): Promise<RunStore> {
   return openRuns(url, { cwd: io.cwd, ...opts }).catch(userErr);
 }
 
 /** Opens the PostgreSQL store at `url`; a user error (bad URL, server down, schema) becomes one line, exit 2. */
-export async function openDatabase(url: string, opts: { check?: boolean; max?: number } = {}): Promise<PgDatabase> {
-  const { PgDatabase } = await import("../runtime/pg/db.js");
-  return PgDatabase.open(url, opts).catch(userErr);
-}
-
-export interface OpenedRun {
-  store: Store;
-  /** What to print for the run: its directory, or `<id> --store <url>`. */
-  ref: string;
-  /** The run directory, when the run is in one. */
-  dir?: string;
-  close(): Promise<void>;
+export async function openDatabase(url: string, opts: DatabaseOptions = {}): Promise<PgDatabase> {
+  return openPg(url, opts).catch(userErr);
 }
 
 /** Opens an existing run: a run directory (or id under .planspec/runs), or a run id in the store at `url`. */
 export async function openStore(run: string, io: CliIO, url: string | undefined): Promise<OpenedRun> {
-  const runs = await openRunStore(url, io);
-  try {
-    const store = await runs.open(run);
-    return { store, ref: runs.ref(store), ...(runs.kind === "files" ? { dir: store.location } : {}), close: () => runs.close() };
-  } catch (err) {
-    await runs.close();
-    return userErr(err);
-  }
+  return openRun(run, { cwd: io.cwd, ...(url !== undefined ? { store: url } : {}) }).catch(userErr);
 }
 
 export function registerStore(program: Command, ctx: ActionContext): void {
