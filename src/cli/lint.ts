@@ -10,6 +10,7 @@ import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
 import { type CliIO, UsageError, write } from "./io.js";
 import { ruleDocsUrl } from "../lint/rule.js";
+import { fillTemplate } from "../util/template.js";
 
 interface LintCliOptions {
   format: string;
@@ -227,7 +228,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     const codes = [...new Set(list.map((d) => d.code))].filter((c) => c in cat).sort();
     return codes.map((c) => ({
       id: c,
-      description: `${cat[c]!.title}: ${cat[c]!.message.replace(/\{\{(\w+)\}\}/g, "<$1>")}`,
+      description: `${cat[c]!.title}: ${fillTemplate(cat[c]!.message, (name) => `<${name}>`)}`,
       defaultSeverity: "error" as const,
       docsUrl: compilerDiagnostics.diagnosticsDocsUrl(c),
     }));

@@ -2,9 +2,9 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { write } from "./io.js";
+import { write, userError } from "./io.js";
 import { useColor } from "./color.js";
-import { collect, faultHook, MAX_OUTPUT_OPTION, printGate, positiveInt, report, sizeOption, userError } from "./run.js";
+import { collect, faultHook, MAX_OUTPUT_OPTION, printGate, positiveInt, report, sizeOption } from "./run.js";
 import { progress } from "./progress.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 

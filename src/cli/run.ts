@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, userError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
 import { progress } from "./progress.js";
@@ -65,15 +65,6 @@ export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undef
   return (v) => {
     if (v === n) process.kill(process.pid, "SIGKILL");
   };
-}
-
-/** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
-export function userError(err: unknown): never {
-  const name = (err as Error)?.name;
-  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError", "IntegrityError"].includes(name)) {
-    throw new UsageError((err as Error).message);
-  }
-  throw err;
 }
 
 /**

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, userError, write } from "./io.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
 import { openDatabase as openPg, openRuns, openStore as openRun, storeUrlFrom, type DatabaseOptions, type OpenedRun, type RunStore } from "../runtime/open-store.js";
 
@@ -20,17 +20,17 @@ export function storeUrl(option: string | undefined, io: CliIO): string | undefi
 
 /** Opens the runs at `url` (PostgreSQL) or the run directories under the working directory; a store error is one line, exit 2. */
 export async function openRunStore(url: string | undefined, io: CliIO, opts: DatabaseOptions = {}): Promise<RunStore> {
-  return openRuns(url, { cwd: io.cwd, ...opts }).catch(userErr);
+  return openRuns(url, { cwd: io.cwd, ...opts }).catch(userError);
 }
 
 /** Opens the PostgreSQL store at `url`; a user error (bad URL, server down, schema) becomes one line, exit 2. */
 export async function openDatabase(url: string, opts: DatabaseOptions = {}): Promise<PgDatabase> {
-  return openPg(url, opts).catch(userErr);
+  return openPg(url, opts).catch(userError);
 }
 
 /** Opens an existing run: a run directory (or id under .planspec/runs), or a run id in the store at `url`. */
 export async function openStore(run: string, io: CliIO, url: string | undefined): Promise<OpenedRun> {
-  return openRun(run, { cwd: io.cwd, ...(url !== undefined ? { store: url } : {}) }).catch(userErr);
+  return openRun(run, { cwd: io.cwd, ...(url !== undefined ? { store: url } : {}) }).catch(userError);
 }
 
 export function registerStore(program: Command, ctx: ActionContext): void {
@@ -47,7 +47,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
         if (!url) throw new UsageError("store migrate needs --store URL (or PLANSPEC_STORE)");
         const db = await openDatabase(url, { check: false });
         try {
-          const r = await db.migrate().catch(userErr);
+          const r = await db.migrate().catch(userError);
           await write(ctx.io.stdout, r.applied.length ? `store ${db.location}: schema upgraded from version ${r.from} to ${r.to}\n` : `store ${db.location}: schema is at version ${r.to}, nothing to do\n`);
           return 0;
         } finally {
@@ -72,7 +72,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
           const { copyRun } = await import("../runtime/pg/transfer.js");
           const { FileStore } = await import("../runtime/file-store.js");
           const dir = resolve(ctx.io.cwd, opts.out);
-          const n = await copyRun(opened.store, new FileStore(dir, run)).catch(userErr);
+          const n = await copyRun(opened.store, new FileStore(dir, run)).catch(userError);
           await write(ctx.io.stdout, `exported run ${run} to ${dir} (${n.events} events, ${n.artifacts} artifacts)\n`);
           return 0;
         } finally {
@@ -98,7 +98,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
           const { copyRun } = await import("../runtime/pg/transfer.js");
           const { PgStore } = await import("../runtime/pg/pg-store.js");
           const runId = opts.runId ?? from.store.runId;
-          const n = await copyRun(from.store, new PgStore(db, runId)).catch(userErr);
+          const n = await copyRun(from.store, new PgStore(db, runId)).catch(userError);
           await write(ctx.io.stdout, `imported ${from.ref} as run ${runId} into ${db.location} (${n.events} events, ${n.artifacts} artifacts)\n`);
           return 0;
         } finally {
@@ -108,7 +108,3 @@ export function registerStore(program: Command, ctx: ActionContext): void {
     );
 }
 
-function userErr(err: unknown): never {
-  if (["StoreError", "StateError", "InputError", "LeaseHeldError"].includes((err as Error).name)) throw new UsageError((err as Error).message);
-  throw err;
-}
