@@ -9,7 +9,8 @@ import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
 import { UsageError, userError, write } from "./io.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
-import { openDatabase as openPg, openRuns, openStore as openRun, storeUrlFrom, type DatabaseOptions, type OpenedRun, type RunStore } from "../runtime/open-store.js";
+import { openDatabase as openPg } from "../runtime/open-database.js";
+import { openRuns, openStore as openRun, storeUrlFrom, type DatabaseOptions, type OpenedRun, type RunStore } from "../runtime/open-store.js";
 
 export const STORE_OPTION = ["--store <url>", "a PostgreSQL run store (postgres://...); default $PLANSPEC_STORE, else run directories"] as const;
 

@@ -2,13 +2,14 @@
  * Where runs live, chosen in one place for every command and library caller: run
  * directories under a working directory when no URL is given, or the PostgreSQL store a
  * `postgres://` URL names. `openStore` opens one existing run, `openRuns` the runs (to
- * create one in), `openDatabase` the PostgreSQL store itself; `storeUrlFrom` applies the
- * `PLANSPEC_STORE` fallback. Every failure a user can cause is a one-line `StoreError`
- * (or the database's own one-line errors), never a stack trace.
+ * create one in), `openDatabase` (./open-database.ts) the PostgreSQL store itself;
+ * `storeUrlFrom` applies the `PLANSPEC_STORE` fallback. Every failure a user can cause is
+ * a one-line `StoreError` (or the database's own one-line errors), never a stack trace.
+ * No declaration here names a type of the `pg` package: the library's users type-check
+ * without `@types/pg`.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { PgDatabase } from "./pg/db.js";
 import { StoreError, type Store } from "./store.js";
 
 export { StoreError };
@@ -18,8 +19,6 @@ export interface RunStore {
   readonly kind: "files" | "postgres";
   /** The runs directory, or the store's URL without its password. */
   readonly location: string;
-  /** The database of a PostgreSQL store. */
-  readonly db?: PgDatabase;
   /** An existing run: a run directory or a run id under `.planspec/runs` (files), or a run id (PostgreSQL). */
   open(run: string): Promise<Store>;
   /** The store a new run with this id is created in; undefined for run directories (`startRun` makes the directory). */
@@ -94,12 +93,6 @@ export async function openStore(run: string, opts: OpenStoreOptions = {}): Promi
   }
 }
 
-/** Opens the PostgreSQL store at `url` itself (schema migrations, queueing, workers). */
-export async function openDatabase(url: string, opts: DatabaseOptions = {}): Promise<PgDatabase> {
-  const { PgDatabase } = await import("./pg/db.js");
-  return PgDatabase.open(url, { ...(opts.check !== undefined ? { check: opts.check } : {}), ...(opts.max !== undefined ? { max: opts.max } : {}) });
-}
-
 /** Opens the runs at `url` (a PostgreSQL store) or, without one, the run directories under `opts.cwd`. */
 export async function openRuns(url: string | undefined, opts: OpenRunsOptions): Promise<RunStore> {
   if (url === undefined) {
@@ -113,12 +106,11 @@ export async function openRuns(url: string | undefined, opts: OpenRunsOptions): 
       close: async () => {},
     };
   }
-  const { PgStore } = await import("./pg/pg-store.js");
+  const [{ PgStore }, { openDatabase }] = await Promise.all([import("./pg/pg-store.js"), import("./open-database.js")]);
   const db = await openDatabase(url, opts);
   return {
     kind: "postgres",
     location: db.location,
-    db,
     async open(run) {
       const store = new PgStore(db, run);
       if (!(await store.exists())) throw new StoreError(`no run "${run}" in the store ${db.location}`);

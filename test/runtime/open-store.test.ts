@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../src/runtime/decide.js";
-import { openDatabase, openRuns, openStore, StoreError } from "../../src/runtime/open-store.js";
+import { openDatabase } from "../../src/runtime/open-database.js";
+import { openRuns, openStore, StoreError } from "../../src/runtime/open-store.js";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
 import { plan, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 import { freshDatabase, GATED_PLAN, type TestDatabase } from "./pg-helpers.js";
