@@ -127,3 +127,6 @@ export function locate(
 export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === "error");
 }
+
+/** Compiler codes that mean "the input could not be read or parsed at all": a user error (exit 2), not a finding. */
+export const INPUT_ERROR_CODES: ReadonlySet<string> = new Set(["PS100", "PS101"]);

@@ -1,8 +1,9 @@
 /**
- * planspec as a library: compile a plan, lint it, plan a goal with an LLM, run and
- * resume it, record approvals, and score plans against an eval suite — the functions
- * the CLI calls, typed and documented (docs/api.md has a runnable example of each).
- * Tool authors import `planspec/tools`.
+ * planspec as a library: compile a plan, lint it (or whole directories, with their
+ * configs and baselines), gate it, plan a goal with an LLM, run and resume it behind the
+ * gate, open a run wherever it is stored, record approvals, and score plans against an
+ * eval suite — the functions the CLI calls, typed and documented (docs/api.md has a
+ * runnable example of each). Tool authors import `planspec/tools`.
  */
 import { loadSuite } from "./eval/suite.js";
 import { scoreSuite, type ScoreOptions, type SuiteScore } from "./eval/score.js";
@@ -17,7 +18,7 @@ import { MemoryTrace, type TraceSink } from "./llm/trace.js";
 
 export type { CompileOptions, CompileResult } from "./compiler/index.js";
 export { compileSource } from "./compiler/index.js";
-export type { Diagnostic, Severity } from "./diagnostic.js";
+export type { Confidence, Diagnostic, Severity } from "./diagnostic.js";
 export type * from "./ir.js";
 export { IR_VERSION, RISKS, STEP_KINDS, riskRank } from "./ir.js";
 export type { LintOptions } from "./lint/engine.js";
@@ -30,7 +31,13 @@ export { PlannerError } from "./llm/errors.js";
 export type { TraceSink, TraceEvent } from "./llm/trace.js";
 export { MemoryTrace, FileTrace } from "./llm/trace.js";
 export type { CaseScore, ScoreOptions, Summary, SuiteScore } from "./eval/score.js";
-export { startRun as run, resumeRun as resume, type StartOptions, type ResumeOptions, type SessionResult } from "./runtime/run.js";
+export type { StartOptions, ResumeOptions, SessionResult } from "./runtime/run.js";
+export { runPlan as run, resumePlan as resume, gateRun, type RunOptions, type GatedResumeOptions } from "./runtime/gated.js";
+export { gate, gateRecorded, GateError, type GateOptions, type GateResult } from "./lint/gate.js";
+export { lintFiles, LintFilesError, type LintFilesOptions, type LintFilesResult, type LintConfigOptions } from "./lint/lint-files.js";
+export type { Finding } from "./lint/engine.js";
+export type { SeverityLevel } from "./lint/config.js";
+export { openStore, storeUrlFrom, StoreError, type OpenStoreOptions, type OpenedRun } from "./runtime/open-store.js";
 export { decide as approve, DecisionError, type DecideResult } from "./runtime/decide.js";
 export type { RunEvent, RunState, Store } from "./runtime/store.js";
 export { InputError } from "./runtime/inputs.js";

@@ -1,8 +1,7 @@
 /** `planspec approve|reject RUN STEP --by NAME [--note ...]`: record a person's decision. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { write } from "./io.js";
-import { userError } from "./run.js";
+import { write, userError } from "./io.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 function register(program: Command, ctx: ActionContext, name: "approve" | "reject"): void {

@@ -4,9 +4,8 @@ import type { CompileResult } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
-import { type CliIO, UsageError, write } from "./io.js";
+import { type CliIO, UsageError, write, userError } from "./io.js";
 import { compileOrExit, loadIR } from "./shared.js";
-import { userError } from "./run.js";
 
 const FORMATS = ["text", "md", "json"] as const;
 

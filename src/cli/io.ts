@@ -1,5 +1,6 @@
 /** The I/O a command gets: streams and the working directory, so commands run in-process in tests. */
 import type { Writable, Readable } from "node:stream";
+import { isUserError } from "../util/user-errors.js";
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean; columns?: number };
@@ -17,6 +18,12 @@ export class UsageError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Rethrows a user error (src/util/user-errors.ts: bad inputs, tool setup, locks, state) as a one-line usage error. */
+export function userError(err: unknown): never {
+  if (isUserError(err)) throw new UsageError(err.message);
+  throw err;
 }
 
 /**

@@ -3,12 +3,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostic.js";
-import { CONFIDENCES, type Confidence, LineIndex, atLeastConfidence } from "../diagnostic.js";
+import { CONFIDENCES, type Confidence, INPUT_ERROR_CODES, LineIndex } from "../diagnostic.js";
+import type { SeverityLevel } from "../lint/config.js";
+import type { LintFilesOptions, LintTargets } from "../lint/lint-files.js";
 import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
 import { type CliIO, UsageError, write } from "./io.js";
-import { INPUT_ERROR_CODES } from "./shared.js";
 import { ruleDocsUrl } from "../lint/rule.js";
+import { fillTemplate } from "../util/template.js";
 
 interface LintCliOptions {
   format: string;
@@ -96,8 +98,8 @@ export function registerLint(program: Command, ctx: ActionContext): void {
 }
 
 async function runLint(paths: string[], opts: LintCliOptions, program: Command, io: CliIO): Promise<number> {
-  const [{ compileFile, validateIRFile }, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
-    import("../compiler/index.js"),
+  const [lib, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
+    import("../lint/lint-files.js"),
     import("../lint/engine.js"),
     import("../lint/config.js"),
     import("../lint/files.js"),
@@ -118,102 +120,81 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
   }
   const rules = engine.registeredRules();
   const known = engine.knownRules(rules);
-  const overrides = (opts.rule ?? []).map((r) => {
+  const ruleLevels: Record<string, SeverityLevel> = {};
+  for (const r of opts.rule ?? []) {
     const o = config.parseRuleOverride(r, known);
     if (typeof o === "string") throw new UsageError(o);
-    return o;
-  });
-
-  const resolver = new config.ConfigResolver(known, { cwd: io.cwd, ...(opts.config ? { explicit: opts.config } : {}), overrides });
+    ruleLevels[o.id] = o.severity;
+  }
+  const lintOpts: LintFilesOptions = {
+    cwd: io.cwd,
+    rules: ruleLevels,
+    inlineConfig: opts.inlineConfig,
+    keepSources: opts.format === "stylish",
+    withFixes: opts.format === "sarif",
+    errorsOnly: opts.quiet === true,
+    ...(opts.config ? { config: opts.config } : {}),
+    ...(opts.against ? { against: opts.against } : {}),
+    ...(opts.baseline ? { baseline: opts.baseline } : {}),
+    ...(minConfidence !== undefined ? { minConfidence: minConfidence as Confidence } : {}),
+    ...(maxWarnings !== undefined ? { maxWarnings } : {}),
+  };
   if (opts.printConfig) {
+    const resolver = lib.configResolver(lintOpts, rules);
     const applied = resolver.forFile(opts.printConfig);
     if (resolver.diagnostics.length) return printConfigErrors(resolver.diagnostics, program, io);
     const printed = config.describeConfig(applied, opts.printConfig, rules, engine.engineCodes, io.cwd, opts.inlineConfig, files.isIgnored);
     await write(io.stdout, `${JSON.stringify(printed, null, 2)}\n`);
     return 0;
   }
-  const found = files.discoverPlanFiles(paths.length ? paths : ["."], io.cwd);
-  if (found.unmatched.length) {
-    for (const u of found.unmatched) await write(io.stderr, `planspec: ${u.arg}: ${u.reason}\n`);
+  let found: LintTargets;
+  try {
+    found = lib.lintTargets(paths, lintOpts);
+  } catch (err) {
+    if (!(err instanceof lib.LintFilesError)) throw err;
+    if (err.reason === "config") return printConfigErrors([...err.diagnostics], program, io);
+    if (err.reason === "option") throw new UsageError(err.message);
+    for (const u of err.unmatched) await write(io.stderr, `planspec: ${u.arg}: ${u.reason}\n`);
     return 2;
   }
-  const targets = found.files
-    .map((file) => ({ file, config: resolver.forFile(file) }))
-    .filter((t) => !files.isIgnored(resolve(io.cwd, t.file), t.config.ignores, t.config.baseDir));
-  // The baseline's own config decides how stale entries are reported; load it before the check.
-  const baselineConfig = opts.baseline ? resolver.forFile(resolve(io.cwd, opts.baseline)) : undefined;
-  if (resolver.diagnostics.length) return printConfigErrors(resolver.diagnostics, program, io);
+  const { targets } = found;
   if (targets.length === 0) {
-    await write(io.stderr, `planspec: all ${found.files.length} files are ignored by the config's ignores\n`);
+    await write(io.stderr, `planspec: all ${found.ignored.length} files are ignored by the config's ignores\n`);
     return 0;
   }
+  for (const u of found.unpaired) await write(io.stderr, `planspec: no original for ${u} in ${opts.against}; linted as a new plan\n`);
 
-  const originals = opts.against ? files.pairOriginals(targets.map((t) => t.file), opts.against, io.cwd) : undefined;
-  if (typeof originals === "string") throw new UsageError(originals);
-  const compileOriginal = (file: string) => {
-    const original = compileFile(file, { cwd: io.cwd });
-    const errors = original.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length || !original.ir) {
-      const why = errors[0] ? `${errors[0].file}:${errors[0].line}:${errors[0].col}: ${errors[0].message}` : "it is not a plan";
-      throw new UsageError(`--against ${file} does not compile: ${why}`);
+  const asUsage = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      throw err instanceof lib.LintFilesError ? new UsageError(err.message) : err;
     }
-    return original;
   };
-  for (const u of originals?.unpaired ?? []) await write(io.stderr, `planspec: no original for ${u} in ${opts.against}; linted as a new plan\n`);
-
   if (opts.fix || opts.fixDryRun) {
     const { runFixes } = await import("./lint-fix.js");
     const originalOf = (f: string) => {
-      const a = originals?.pairs.get(f);
-      return a !== undefined ? compileOriginal(a) : undefined;
+      const a = found.originals?.get(f);
+      return a !== undefined ? asUsage(() => lib.compileOriginal(a, io.cwd)) : undefined;
     };
     await runFixes(targets, { cwd: io.cwd, rules, dryRun: opts.fixDryRun === true, originalOf }, io);
     if (opts.fixDryRun) return 0;
   }
-  const fixModule = opts.format === "sarif" ? await import("../lint/fix.js") : undefined;
-  const fixes = new Map<Diagnostic, import("../lint/fix.js").Fix>();
-
-  const keepSources = opts.format === "stylish";
-  const sources = new Map<string, { index: LineIndex }>();
-  let findings: Array<{ diagnostic: Diagnostic; step?: string }> = [];
-  for (const t of targets) {
-    const result = /\.ir\.json$/i.test(t.file) ? validateIRFile(t.file, { cwd: io.cwd }) : compileFile(t.file, { cwd: io.cwd });
-    const againstFile = originals?.pairs.get(t.file);
-    const original = againstFile !== undefined ? compileOriginal(againstFile) : undefined;
-    const lint = engine.lintFindings(result, { config: t.config, rules, inlineConfig: opts.inlineConfig, ...(original ? { original } : {}) });
-    if (keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
-    for (const d of result.diagnostics) findings.push({ diagnostic: d });
-    findings.push(...lint);
-    if (fixModule) for (const [d, f] of fixModule.fixesFor([...result.diagnostics.map((diagnostic) => ({ diagnostic })), ...lint], result, rules)) fixes.set(d, f);
-  }
-  findings = engine.sortFindings(findings);
-  const inputErrors = findings.some((f) => INPUT_ERROR_CODES.has(f.diagnostic.code));
+  // A baseline being written is not read.
+  const result = asUsage(() => lib.lintResolved(found, opts.writeBaseline ? { ...lintOpts, baseline: undefined } : lintOpts));
+  const { findings, sources, fixes } = result;
 
   if (opts.writeBaseline) {
-    if (inputErrors) return report(findings.filter((f) => INPUT_ERROR_CODES.has(f.diagnostic.code)).map((f) => f.diagnostic), 2);
+    if (result.inputError) return report(findings.filter((f) => INPUT_ERROR_CODES.has(f.diagnostic.code)).map((f) => f.diagnostic), 2);
     const b = baseline.createBaseline(findings, opts.writeBaseline, io.cwd);
     const path = resolve(io.cwd, opts.writeBaseline);
     writeOrFail(path, baseline.serializeBaseline(b), opts.writeBaseline);
     await write(io.stderr, `wrote ${b.findings.length} finding${b.findings.length === 1 ? "" : "s"} to ${opts.writeBaseline}\n`);
     return 0;
   }
-  let diagnostics = findings.map((f) => f.diagnostic);
-  if (opts.baseline) {
-    const loaded = baseline.readBaseline(opts.baseline, io.cwd);
-    if (typeof loaded === "string") throw new UsageError(loaded);
-    const staleLevel = config.severityOf(baselineConfig, baseline.STALE_BASELINE, "info");
-    const { kept, stale } = baseline.applyBaseline(findings, loaded, io.cwd, staleLevel === "off" ? "info" : staleLevel);
-    diagnostics = [...kept.map((f) => f.diagnostic), ...(staleLevel === "off" ? [] : stale)];
-    if (stale.length && keepSources) sources.set(opts.baseline, { index: new LineIndex(loaded.text) });
-  }
-  if (minConfidence !== undefined) diagnostics = diagnostics.filter((d) => atLeastConfidence(d.confidence, minConfidence as Confidence));
-  if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === "error");
-
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
-  const budget = maxWarnings ?? minBudget(resolver.configs().map((c) => c.maxWarnings));
-  let code = inputErrors ? 2 : errors > 0 ? 1 : 0;
-  await report(diagnostics, code);
+  const { warnings, maxWarnings: budget } = result;
+  let code = result.inputError ? 2 : result.errors > 0 ? 1 : 0;
+  await report(result.diagnostics, code);
   if (code === 0 && budget !== undefined && warnings > budget) {
     await write(io.stderr, `planspec: ${warnings} warnings, more than the maximum of ${budget} (--max-warnings / maxWarnings)\n`);
     code = 1;
@@ -247,16 +228,11 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
     const codes = [...new Set(list.map((d) => d.code))].filter((c) => c in cat).sort();
     return codes.map((c) => ({
       id: c,
-      description: `${cat[c]!.title}: ${cat[c]!.message.replace(/\{\{(\w+)\}\}/g, "<$1>")}`,
+      description: `${cat[c]!.title}: ${fillTemplate(cat[c]!.message, (name) => `<${name}>`)}`,
       defaultSeverity: "error" as const,
       docsUrl: compilerDiagnostics.diagnosticsDocsUrl(c),
     }));
   }
-}
-
-function minBudget(values: Array<number | undefined>): number | undefined {
-  const set = values.filter((v): v is number => v !== undefined);
-  return set.length ? Math.min(...set) : undefined;
 }
 
 function programVersion(program: Command): string | undefined {

@@ -1,9 +1,8 @@
 /** `planspec refine RUN STEP`: the LLM expands a phase of a paused or running run into sub-steps, recorded as a revision. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, write, userError } from "./io.js";
 import { useColor } from "./color.js";
-import { userError } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 import type { Store } from "../runtime/store.js";
 import { addProviderFlags, integerOption, type ProviderFlags, providerOptions, readReplayTrace } from "./plan.js";

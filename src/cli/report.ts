@@ -1,8 +1,7 @@
 /** `planspec report RUN`: a self-contained HTML report of a run. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { UsageError, write } from "./io.js";
-import { userError } from "./run.js";
+import { UsageError, write, userError } from "./io.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 /** Writes `text` to `file` (relative to the working directory), or to stdout without one. */

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { UsageError, write } from "./io.js";
-import { userError } from "./run.js";
+import { UsageError, write, userError } from "./io.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 function readResult(file: string, cwd: string): unknown {

@@ -2,9 +2,9 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { write } from "./io.js";
+import { write, userError } from "./io.js";
 import { useColor } from "./color.js";
-import { collect, faultHook, lintGateRecorded, MAX_OUTPUT_OPTION, positiveInt, report, sizeOption, userError } from "./run.js";
+import { collect, faultHook, MAX_OUTPUT_OPTION, printGate, positiveInt, report, sizeOption } from "./run.js";
 import { progress } from "./progress.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
@@ -41,16 +41,15 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const dir = opened.ref;
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
-        const { loadRun, readRunConfig, resumeRun } = await import("../runtime/run.js");
+        const { resumeRun } = await import("../runtime/run.js");
+        const { gateRun } = await import("../runtime/gated.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io, useColor(program, io, "stderr"));
         try {
-          const config = await readRunConfig(opened.store);
-          // A run started with the gate overridden was the operator's decision, recorded in run.started.
-          if (opts.lintGate && config.lintGate !== false) {
-            const { plan } = await loadRun(opened.store);
-            const { planFile } = config;
-            const gated = await lintGateRecorded(plan, planFile, `resume ${dir}`, io, useColor(program, io, "stderr"));
+          // A run started with the gate overridden was the operator's decision: gateRun says so with undefined.
+          const verdict = opts.lintGate ? await gateRun(opened.store, io.cwd) : undefined;
+          if (verdict) {
+            const gated = await printGate(verdict, `resume ${dir}`, io, useColor(program, io, "stderr"));
             if (typeof gated === "number") return gated;
           }
           const r = await resumeRun(opened.store, {

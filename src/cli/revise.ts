@@ -1,10 +1,10 @@
 /** `planspec revise RUN new.plan.yaml --reason ... [--evidence ref...]`: change a run's plan, linted against the old one. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, write, userError } from "./io.js";
 import { useColor } from "./color.js";
 import { compileOrExit, printDiagnostics } from "./shared.js";
-import { collect, userError } from "./run.js";
+import { collect } from "./run.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerRevise(program: Command, ctx: ActionContext): void {

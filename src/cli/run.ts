@@ -2,14 +2,14 @@
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, userError, write } from "./io.js";
 import { useColor } from "./color.js";
 import { loadIR, printDiagnostics, compileOrExit } from "./shared.js";
 import { progress } from "./progress.js";
 import type { PlanIR } from "../ir.js";
 import { openRunStore, STORE_OPTION, storeUrl } from "./store.js";
 import type { SessionResult } from "../runtime/run.js";
-import type { CompileResult } from "../compiler/index.js";
+import type { GateResult } from "../lint/gate.js";
 
 /** Exit codes of a finished session: 0 done, 1 failed/terminated, 3 paused. */
 export function exitCodeOf(status: string): number {
@@ -67,56 +67,29 @@ export function faultHook(env: NodeJS.ProcessEnv): ((v: number) => void) | undef
   };
 }
 
-/** Maps runtime user errors (bad inputs, tool setup, locks, state) to one-line usage errors. */
-export function userError(err: unknown): never {
-  const name = (err as Error)?.name;
-  if (["InputError", "ToolSetupError", "LockHeldError", "StateError", "ReviseError", "DecisionError", "StoreError", "LeaseHeldError", "LeaseLostError", "IntegrityError"].includes(name)) {
-    throw new UsageError((err as Error).message);
-  }
-  throw err;
-}
-
 /**
  * The plan to run: compiled (or, for an `*.ir.json` file, validated) and lint-gated the
- * same way either way unless `lintGate` is false; or the exit code. An IR file carries no
- * comments or extension keys, so nothing in it can suppress a finding.
+ * same way either way unless `lintGate` is false; or the exit code after printing why not.
  */
 export async function planForRun(file: string, lintGate: boolean, io: CliIO, color: boolean, inlineConfig = true): Promise<PlanIR | number> {
   if (!lintGate) return loadIR(file, io, color);
-  if (/\.ir\.json$/i.test(file)) {
+  const { gate, isIRFile } = await import("../lint/gate.js");
+  if (isIRFile(file)) {
     const ir = await loadIR(file, io, color);
-    return typeof ir === "number" ? ir : lintGateIR(ir, `run ${file}`, io, color);
+    return typeof ir === "number" ? ir : printGate(gate(ir), `run ${file}`, io, color);
   }
   const compiled = await compileOrExit(file, io, color);
   if (typeof compiled === "number") return compiled;
   if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
-  return gate(compiled, compiled.ir, `run ${file}`, io, color, inlineConfig);
+  return printGate(gate(compiled, { inlineConfig }), `run ${file}`, io, color);
 }
 
-/** Lints a plan's IR (an IR file, a run's recorded plan) as the gate lints a plan file; the IR or exit code 1. */
-export async function lintGateIR(ir: PlanIR, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
-  return gate({ kind: "plan", ir, diagnostics: [], sources: new Map(), origins: new Map() }, ir, action, io, color, false);
-}
-
-/**
- * A run's recorded plan, gated as `run` gated it: through its plan file while that still
- * compiles to the same plan (so the file's reasoned suppressions hold), else as an IR.
- */
-export async function lintGateRecorded(plan: PlanIR, planFile: string | undefined, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
-  if (planFile !== undefined && !/\.ir\.json$/i.test(planFile)) {
-    const { compileFile } = await import("../compiler/index.js");
-    const compiled = compileFile(planFile, { cwd: io.cwd });
-    if (compiled.ir?.planHash === plan.planHash) return gate(compiled, plan, action, io, color, true);
-  }
-  return lintGateIR(plan, action, io, color);
-}
-
-async function gate(compiled: CompileResult, ir: PlanIR, action: string, io: CliIO, color: boolean, inlineConfig: boolean): Promise<PlanIR | number> {
-  const { lintCompiled } = await import("../lint/engine.js");
-  const errors = lintCompiled(compiled, { inlineConfig }).filter((d) => d.severity === "error");
-  if (errors.length === 0) return ir;
-  await printDiagnostics(errors, compiled.sources, io, color);
-  await write(io.stderr, `planspec: refusing to ${action}: lint found ${errors.length} error${errors.length === 1 ? "" : "s"} (fix them, or pass --no-lint-gate)\n`);
+/** The gate's verdict: the plan, or exit code 1 after printing the errors and the refusal. */
+export async function printGate(result: GateResult, action: string, io: CliIO, color: boolean): Promise<PlanIR | number> {
+  if (result.ir) return result.ir;
+  const { refusal } = await import("../lint/gate.js");
+  await printDiagnostics(result.errors, result.compiled.sources, io, color);
+  await write(io.stderr, `planspec: ${refusal(action, result)} (fix them, or pass --no-lint-gate)\n`);
   return 1;
 }
 

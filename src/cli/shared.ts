@@ -1,12 +1,9 @@
 /** Helpers shared by commands that compile a plan first. */
-import type { Diagnostic } from "../diagnostic.js";
+import { INPUT_ERROR_CODES, type Diagnostic } from "../diagnostic.js";
 import type { CompileResult, SourceDoc } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import type { CliIO } from "./io.js";
 import { write } from "./io.js";
-
-/** Codes that mean "the input could not be read at all": exit 2, not 1. */
-export const INPUT_ERROR_CODES = new Set(["PS100", "PS101"]);
 
 export async function printDiagnostics(
   diagnostics: readonly Diagnostic[],

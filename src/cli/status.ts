@@ -1,8 +1,7 @@
 /** `planspec status RUN`: the run as a table plus the human checkpoint summary. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { write } from "./io.js";
-import { userError } from "./run.js";
+import { write, userError } from "./io.js";
 import { formatTable } from "./runs.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 

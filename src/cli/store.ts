@@ -7,10 +7,10 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import type { CliIO } from "./io.js";
-import { UsageError, write } from "./io.js";
-import type { Store } from "../runtime/store.js";
+import { UsageError, userError, write } from "./io.js";
 import type { PgDatabase } from "../runtime/pg/db.js";
-import { openStore as openRuns, storeUrlFrom, type RunStore } from "../runtime/open-store.js";
+import { openDatabase as openPg } from "../runtime/open-database.js";
+import { openRuns, openStore as openRun, storeUrlFrom, type DatabaseOptions, type OpenedRun, type RunStore } from "../runtime/open-store.js";
 
 export const STORE_OPTION = ["--store <url>", "a PostgreSQL run store (postgres://...); default $PLANSPEC_STORE, else run directories"] as const;
 
@@ -20,35 +20,18 @@ export function storeUrl(option: string | undefined, io: CliIO): string | undefi
 }
 
 /** Opens the runs at `url` (PostgreSQL) or the run directories under the working directory; a store error is one line, exit 2. */
-export async function openRunStore(url: string | undefined, io: CliIO, opts: { check?: boolean; max?: number } = {}): Promise<RunStore> {
-  return openRuns(url, { cwd: io.cwd, ...opts }).catch(userErr);
+export async function openRunStore(url: string | undefined, io: CliIO, opts: DatabaseOptions = {}): Promise<RunStore> {
+  return openRuns(url, { cwd: io.cwd, ...opts }).catch(userError);
 }
 
 /** Opens the PostgreSQL store at `url`; a user error (bad URL, server down, schema) becomes one line, exit 2. */
-export async function openDatabase(url: string, opts: { check?: boolean; max?: number } = {}): Promise<PgDatabase> {
-  const { PgDatabase } = await import("../runtime/pg/db.js");
-  return PgDatabase.open(url, opts).catch(userErr);
-}
-
-export interface OpenedRun {
-  store: Store;
-  /** What to print for the run: its directory, or `<id> --store <url>`. */
-  ref: string;
-  /** The run directory, when the run is in one. */
-  dir?: string;
-  close(): Promise<void>;
+export async function openDatabase(url: string, opts: DatabaseOptions = {}): Promise<PgDatabase> {
+  return openPg(url, opts).catch(userError);
 }
 
 /** Opens an existing run: a run directory (or id under .planspec/runs), or a run id in the store at `url`. */
 export async function openStore(run: string, io: CliIO, url: string | undefined): Promise<OpenedRun> {
-  const runs = await openRunStore(url, io);
-  try {
-    const store = await runs.open(run);
-    return { store, ref: runs.ref(store), ...(runs.kind === "files" ? { dir: store.location } : {}), close: () => runs.close() };
-  } catch (err) {
-    await runs.close();
-    return userErr(err);
-  }
+  return openRun(run, { cwd: io.cwd, ...(url !== undefined ? { store: url } : {}) }).catch(userError);
 }
 
 export function registerStore(program: Command, ctx: ActionContext): void {
@@ -65,7 +48,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
         if (!url) throw new UsageError("store migrate needs --store URL (or PLANSPEC_STORE)");
         const db = await openDatabase(url, { check: false });
         try {
-          const r = await db.migrate().catch(userErr);
+          const r = await db.migrate().catch(userError);
           await write(ctx.io.stdout, r.applied.length ? `store ${db.location}: schema upgraded from version ${r.from} to ${r.to}\n` : `store ${db.location}: schema is at version ${r.to}, nothing to do\n`);
           return 0;
         } finally {
@@ -90,7 +73,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
           const { copyRun } = await import("../runtime/pg/transfer.js");
           const { FileStore } = await import("../runtime/file-store.js");
           const dir = resolve(ctx.io.cwd, opts.out);
-          const n = await copyRun(opened.store, new FileStore(dir, run)).catch(userErr);
+          const n = await copyRun(opened.store, new FileStore(dir, run)).catch(userError);
           await write(ctx.io.stdout, `exported run ${run} to ${dir} (${n.events} events, ${n.artifacts} artifacts)\n`);
           return 0;
         } finally {
@@ -116,7 +99,7 @@ export function registerStore(program: Command, ctx: ActionContext): void {
           const { copyRun } = await import("../runtime/pg/transfer.js");
           const { PgStore } = await import("../runtime/pg/pg-store.js");
           const runId = opts.runId ?? from.store.runId;
-          const n = await copyRun(from.store, new PgStore(db, runId)).catch(userErr);
+          const n = await copyRun(from.store, new PgStore(db, runId)).catch(userError);
           await write(ctx.io.stdout, `imported ${from.ref} as run ${runId} into ${db.location} (${n.events} events, ${n.artifacts} artifacts)\n`);
           return 0;
         } finally {
@@ -126,7 +109,3 @@ export function registerStore(program: Command, ctx: ActionContext): void {
     );
 }
 
-function userErr(err: unknown): never {
-  if (["StoreError", "StateError", "InputError", "LeaseHeldError"].includes((err as Error).name)) throw new UsageError((err as Error).message);
-  throw err;
-}

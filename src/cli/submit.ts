@@ -1,9 +1,9 @@
 /** `planspec submit PLAN --store URL`: queue a run in a PostgreSQL store for `planspec worker`. */
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
-import { UsageError, write } from "./io.js";
+import { UsageError, write, userError } from "./io.js";
 import { useColor } from "./color.js";
-import { collect, planForRun, positiveInt, userError } from "./run.js";
+import { collect, planForRun, positiveInt } from "./run.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 
 export function registerSubmit(program: Command, ctx: ActionContext): void {

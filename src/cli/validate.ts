@@ -3,7 +3,8 @@ import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { useColor } from "./color.js";
 import { write } from "./io.js";
-import { INPUT_ERROR_CODES, printDiagnostics } from "./shared.js";
+import { INPUT_ERROR_CODES } from "../diagnostic.js";
+import { printDiagnostics } from "./shared.js";
 
 export function registerValidate(program: Command, ctx: ActionContext): void {
   program

@@ -5,6 +5,7 @@
 import type { Diagnostic, Severity } from "../diagnostic.js";
 import { LineIndex, locate } from "../diagnostic.js";
 import type { SourceDoc } from "./source.js";
+import { fillTemplate } from "../util/template.js";
 
 export const catalogue = {
   PS100: { title: "file-unreadable", message: "cannot read {{file}}: {{reason}}" },
@@ -63,10 +64,6 @@ export function diagnosticsDocsUrl(code: string): string {
   return `https://github.com/planspec/planspec/blob/main/docs/diagnostics.md#${code.toLowerCase()}`;
 }
 
-function fill(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (m, k: string) => (k in data ? String(data[k]) : m));
-}
-
 /** Collects positioned compiler diagnostics for one compilation. */
 export class Collector {
   readonly list: Diagnostic[] = [];
@@ -98,7 +95,7 @@ export class Collector {
     const d: Omit<Diagnostic, "line" | "col" | "endLine" | "endCol"> = {
       code,
       severity: extra.severity ?? "error",
-      message: fill(catalogue[code].message, data),
+      message: fillTemplate(catalogue[code].message, data),
       file,
       range,
       docsUrl: diagnosticsDocsUrl(code),

@@ -6,6 +6,7 @@
 import { type Confidence, type Diagnostic, type LineIndex, type Severity, sortDiagnostics } from "../diagnostic.js";
 import type { CompileResult, SourceDoc } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
+import { fillTemplate } from "../util/template.js";
 import { STALE_BASELINE } from "./baseline.js";
 import { type KnownRule, type ResolvedConfig, severityOf } from "./config.js";
 import { EffectiveRisk } from "./effective-risk.js";
@@ -200,30 +201,6 @@ function problemDiagnostic(p: SuppressionProblem, doc: SourceDoc | undefined, co
   return positioned(doc?.index, { ...p, severity });
 }
 
-type TemplatePart = string | { key: string; raw: string };
-const templateParts = new Map<string, TemplatePart[]>();
-
-/**
- * `formatMessage` with each template parsed once: the same result without a regex pass
- * per finding (a corpus run formats tens of thousands of messages).
- */
-function fillMessage(template: string, data: Record<string, string | number> = {}): string {
-  let parts = templateParts.get(template);
-  if (!parts) {
-    parts = [];
-    let last = 0;
-    for (const m of template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
-      parts.push(template.slice(last, m.index), { key: m[1]!, raw: m[0] });
-      last = m.index + m[0].length;
-    }
-    parts.push(template.slice(last));
-    templateParts.set(template, parts);
-  }
-  let out = "";
-  for (const p of parts) out += typeof p === "string" ? p : p.key in data ? String(data[p.key]) : p.raw;
-  return out;
-}
-
 /**
  * The one place where a rule's report becomes a source range: a step's origin (its file
  * and document path, which for template steps is inside the template) plus the report's
@@ -241,7 +218,7 @@ class PositionMapper {
     if (template === undefined) throw new Error(`rule ${rule.id} reported unknown message id "${r.messageId}"`);
     const { file, range } = this.place(r);
     const confidence = r.confidence ?? rule.meta.defaultConfidence ?? "high";
-    const fields = { code: rule.id, severity, message: fillMessage(template, r.data), file, range, hint: r.hint, confidence };
+    const fields = { code: rule.id, severity, message: fillTemplate(template, r.data), file, range, hint: r.hint, confidence };
     const doc = this.result.sources.get(file);
     if (doc) return positioned(doc.index, fields);
     const d = positioned(undefined, fields);

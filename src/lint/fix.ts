@@ -12,6 +12,7 @@ import { type Finding, lintFindings, registeredRules } from "./engine.js";
 import { EffectiveRisk } from "./effective-risk.js";
 import { planGraph } from "../graph.js";
 import type { Rule } from "./rule.js";
+import { templateParts } from "../util/template.js";
 
 /** Replace `[start, end)` of the file's text with `text` (an insertion when start == end). */
 export interface TextEdit {
@@ -189,7 +190,9 @@ function stepPath(result: CompileResult, step: string, file: string): DocPath | 
 /** Which of the rule's messages produced `message`. */
 function messageIdOf(rule: Rule, message: string): string | undefined {
   for (const [id, template] of Object.entries(rule.meta.messages)) {
-    const parts = template.split(/\{\{\s*\w+\s*\}\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const parts = templateParts(template)
+      .filter((p): p is string => typeof p === "string")
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     if (new RegExp(`^${parts.join("[\\s\\S]*?")}$`).test(message)) return id;
   }
   return undefined;

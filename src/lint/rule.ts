@@ -64,8 +64,3 @@ export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
 export function ruleDocsUrl(id: string): string {
   return `https://github.com/planspec/planspec/blob/main/docs/rules.md#${id}`;
 }
-
-/** Fills `{{name}}` placeholders of a message template. */
-export function formatMessage(template: string, data: Record<string, string | number> = {}): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, k: string) => (k in data ? String(data[k]) : m));
-}

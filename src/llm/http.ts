@@ -6,6 +6,7 @@
  */
 import { PlannerError } from "./errors.js";
 import { redactHeaders, scrub, scrubValue, type TraceSink } from "./trace.js";
+import { backoffMs as jittered } from "../util/backoff.js";
 
 export interface HttpPolicy {
   /** Per attempt. */
@@ -70,9 +71,8 @@ export function askedWaitMs(headers: Headers, now = Date.now()): number | undefi
 
 /** The backoff before retry number `retry` (0-based) when the server asks for nothing: exponential with jitter, capped. */
 export function backoffMs(policy: HttpPolicy, retry: number): number {
-  const exp = policy.baseDelayMs * 2 ** retry;
-  // Full jitter halves the chance that parallel clients retry in lockstep.
-  return Math.min(policy.maxDelayMs, exp / 2 + Math.random() * (exp / 2));
+  // Jittered before the cap: once the doubling passes twice the cap, every retry waits the maximum.
+  return Math.min(policy.maxDelayMs, jittered({ initialMs: policy.baseDelayMs }, retry));
 }
 
 /** The error object of an OpenAI/Anthropic-style body, if any. */

@@ -10,15 +10,16 @@ import { repoRoot } from "../helpers.js";
 import { cycles, importGraph, stageOf } from "./imports.js";
 
 /** Stage -> the stages it may import (besides itself). The base modules import nothing of ours but each other. */
-const BASE = ["ir", "diagnostic", "graph", "annotations"];
+const BASE = ["ir", "diagnostic", "graph", "annotations", "util"];
 const ALLOWED: Record<string, string[]> = {
   ir: [],
   diagnostic: [],
   graph: ["ir"],
   annotations: ["ir"],
+  util: ["ir"],
   compiler: BASE,
   lint: [...BASE, "compiler"],
-  llm: [],
+  llm: ["util"],
   runtime: [...BASE, "compiler", "lint", "llm"],
   planner: [...BASE, "compiler", "lint", "llm", "runtime"],
   diff: [...BASE, "compiler", "lint", "runtime"],

@@ -47,7 +47,7 @@ const list = examples(readFileSync(join(repoRoot, "docs/api.md"), "utf8"));
 describe("docs/api.md examples", () => {
   it("has an example for every exported function", () => {
     const titles = list.map((e) => e.title).join("\n");
-    for (const fn of ["compile", "lint", "plan", "run", "approve", "resume", "evaluate", "defineTool"]) expect(titles).toContain(`\`${fn}`);
+    for (const fn of ["compile", "lint", "lintFiles", "gate", "plan", "run", "approve", "resume", "openStore", "evaluate", "defineTool"]) expect(titles).toContain(`\`${fn}`);
   });
 
   it.each(list.map((e, i) => [`${i + 1}: ${e.title}`, e] as const))("%s", (_name, e) => {

@@ -88,24 +88,33 @@ describe("the packed package", () => {
     writeFileSync(
       join(project, "good.ts"),
       [
-        `import { compile, lint, run, resume, approve, plan, evaluate, type PlanIR, type Diagnostic, type CompileResult } from "planspec";`,
+        `import { compile, lint, lintFiles, gate, GateError, LintFilesError, openStore, StoreError, run, resume, approve, plan, evaluate, type PlanIR, type Diagnostic, type CompileResult, type GateResult, type LintFilesResult, type OpenedRun } from "planspec";`,
         `import { defineTool, ToolError, type ToolContext, type Risk } from "planspec/tools";`,
         `const result: CompileResult = compile("bad.plan.yaml");`,
         `const ir: PlanIR | undefined = result.ir;`,
         `const found: Diagnostic[] = ir ? lint(ir) : [];`,
         `const risk: Risk = "write";`,
         `export const tool = defineTool<{ text: string }>({ risk, run(args, ctx: ToolContext) { if (!args.text) throw new ToolError("empty"); return { n: args.text.length, step: ctx.stepId }; } });`,
-        `export const fns = [run, resume, approve, plan, evaluate, found.length] as const;`,
+        `const linted: LintFilesResult = lintFiles(["."], { rules: { "unused-output": "off" }, minConfidence: "high", errorsOnly: true });`,
+        `const verdict: GateResult = gate("bad.plan.yaml", { inlineConfig: false });`,
+        `const refused: PlanIR | undefined = verdict.refused === "lint" ? undefined : verdict.ir;`,
+        `export async function gated(): Promise<string> { const opened: OpenedRun = await openStore("r1", { store: "postgres://localhost/x" }); try { return (await resume(opened.store, { lintGate: false })).outcome.status; } finally { await opened.close(); } }`,
+        `export const run1 = () => run({ plan: "bad.plan.yaml", lintGate: true, inlineConfig: false }).catch((e: unknown) => (e instanceof GateError ? e.result.errors.length : e instanceof LintFilesError || e instanceof StoreError ? -1 : 0));`,
+        `export const fns = [run, resume, approve, plan, evaluate, found.length, linted.errors, refused] as const;`,
         "",
       ].join("\n"),
     );
     const good = run(tsc, ["-p", "."]);
     expect(good.stdout + good.stderr).toBe("");
     expect(good.status).toBe(0);
-    writeFileSync(join(project, "misuse.ts"), `import { compile } from "planspec";\nimport { defineTool } from "planspec/tools";\ncompile(42);\ndefineTool({ risk: "dangerous", run: () => 1 });\n`);
+    writeFileSync(
+      join(project, "misuse.ts"),
+      `import { compile, lintFiles } from "planspec";\nimport { defineTool } from "planspec/tools";\ncompile(42);\ndefineTool({ risk: "dangerous", run: () => 1 });\nlintFiles(["."], { rules: { "unused-output": "warn" } });\n`,
+    );
     const bad = run(tsc, ["-p", "."]);
     expect(bad.stdout).toMatch(/misuse\.ts\(3,9\): error TS2345/);
     expect(bad.stdout).toMatch(/misuse\.ts\(4,14\): error TS2322/);
+    expect(bad.stdout).toMatch(/misuse\.ts\(5,29\): error TS2322/);
     expect(bad.status).not.toBe(0);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { IRNode } from "../../ir.js";
 import { defineRule } from "../rule.js";
+import { backoffCeilingMs, retryBackoff } from "../../util/backoff.js";
 
 interface Cost {
   node: IRNode;
@@ -111,13 +112,9 @@ function costOf(node: IRNode): Cost {
     cost.waitTerms.push(attempts > 1 ? `${attempts} attempts × ${each}` : each);
   }
   let backoff = 0;
-  const r = node.retry;
-  if (r && r.backoff !== "none") {
-    for (let k = 1; k < attempts; k++) {
-      const base = r.backoff === "fixed" ? r.initialDelayMs : r.initialDelayMs * 2 ** (k - 1);
-      backoff += Math.min(base, r.maxDelayMs || base);
-    }
-  }
+  const policy = retryBackoff(node.retry);
+  // The worst case: every delay at its ceiling (the runtime jitters below it).
+  if (policy) for (let k = 1; k < attempts; k++) backoff += backoffCeilingMs(policy, k - 1);
   if (backoff > 0) cost.waitTerms.push(`${duration(backoff)} of retry back-off`);
   cost.waitMs = attempts * loop + backoff;
   return cost;

@@ -8,6 +8,7 @@ import { parseCsv, toRecords } from "./csv.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
+import { fillTemplate } from "../../util/template.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -142,7 +143,7 @@ function lookup(values: unknown, path: string): unknown {
 
 /** Fills `{{ name }}` / `{{ a.b }}` placeholders; objects render as JSON, missing names as "". */
 export function renderTemplate(template: string, values: unknown): string {
-  return template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, name: string) => {
+  return fillTemplate(template, (name) => {
     const v = lookup(values, name);
     if (v === undefined || v === null) return "";
     return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v, null, 2) : String(v);

@@ -1,0 +1,79 @@
+/**
+ * `run` and `resume` as the library offers them: behind the same lint gate as `planspec
+ * run` and `planspec resume`, so an agent framework can use planspec as a plan gate
+ * in-process. A refused plan throws `GateError` before anything runs; `lintGate: false` is
+ * the operator's override, recorded in the run (resume honours it, as the CLI does).
+ */
+import type { PlanIR } from "../ir.js";
+import { gate, gateRecorded, GateError, irResult, loadPlanFile, refusal, type GateResult } from "../lint/gate.js";
+import { loadRun, openRun, readRunConfig, resumeRun, startRun, type ResumeOptions, type SessionResult, type StartOptions } from "./run.js";
+import type { Store } from "./store.js";
+
+export interface RunOptions extends Omit<StartOptions, "plan" | "cwd" | "inputs" | "toolModules"> {
+  /** A compiled plan, or a plan file (`*.plan.yaml|json`, or an `*.ir.json`) relative to `cwd`. */
+  plan: PlanIR | string;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+  /** Input values by name (default none). */
+  inputs?: Record<string, unknown>;
+  /** Tool modules to load (default none: the built-in and MCP tools). */
+  toolModules?: string[];
+  /** Refuse a plan lint finds errors in (default true); false is recorded in the run. */
+  lintGate?: boolean;
+  /** False: the gate ignores suppressions written in the plan file (the mode for generated plans). */
+  inlineConfig?: boolean;
+}
+
+export interface GatedResumeOptions extends ResumeOptions {
+  /** Lint the run's recorded plan first, as `run` gated it (default true); a run started with the gate overridden stays so. */
+  lintGate?: boolean;
+}
+
+/** Gates the plan (unless `lintGate: false`), then starts the run; throws `GateError` for a refused plan. */
+export async function runPlan(opts: RunOptions): Promise<SessionResult> {
+  const { plan, lintGate, inlineConfig, ...rest } = opts;
+  const cwd = opts.cwd ?? process.cwd();
+  const named = typeof plan === "string" ? plan : undefined;
+  const verdict = lintGate === false ? loaded(plan, cwd) : gate(plan, { cwd, ...(inlineConfig !== undefined ? { inlineConfig } : {}) });
+  if (!verdict.ir) throw new GateError(refusal(`run ${named ?? verdict.compiled.ir?.name ?? "the plan"}`, verdict), verdict);
+  return startRun({
+    ...rest,
+    plan: verdict.ir,
+    cwd,
+    inputs: opts.inputs ?? {},
+    toolModules: opts.toolModules ?? [],
+    ...(named !== undefined && rest.planFile === undefined ? { planFile: named } : {}),
+    ...(lintGate === false ? { lintGate: false } : {}),
+  });
+}
+
+/** Gates the run's recorded plan (unless overridden), then resumes it; throws `GateError` for a refused plan. */
+export async function resumePlan(run: string | Store, opts: GatedResumeOptions = {}): Promise<SessionResult> {
+  const { lintGate, ...rest } = opts;
+  const store = typeof run === "string" ? openRun(run) : run;
+  if (lintGate !== false) {
+    const verdict = await gateRun(store);
+    if (verdict && !verdict.ir) throw new GateError(refusal(`resume ${store.location}`, verdict), verdict);
+  }
+  return resumeRun(store, rest);
+}
+
+/**
+ * The gate a run about to resume passes: its recorded plan, linted as `run` linted it
+ * (through the plan file it was started from while that still compiles to the same plan).
+ * Undefined when the run was started with the gate overridden: the operator's decision.
+ */
+export async function gateRun(store: Store, cwd = process.cwd()): Promise<GateResult | undefined> {
+  const config = await readRunConfig(store);
+  if (config.lintGate === false) return undefined;
+  const { plan } = await loadRun(store);
+  return gateRecorded(plan, config.planFile, { cwd });
+}
+
+/** A plan without the gate: compiled or validated when it is a file, else as given. */
+function loaded(plan: PlanIR | string, cwd: string): GateResult {
+  if (typeof plan !== "string") return { ir: plan, errors: [], compiled: irResult(plan) };
+  const compiled = loadPlanFile(plan, { cwd });
+  const errors = compiled.diagnostics.filter((d) => d.severity === "error");
+  return errors.length === 0 && compiled.ir ? { ir: compiled.ir, errors, compiled } : { refused: "compile", errors, compiled };
+}
