@@ -110,8 +110,10 @@ describe("many workers on one PostgreSQL store", () => {
     const client = new pg.Client({ connectionString: tdb.url });
     await client.connect();
     try {
-      const runs = await client.query<{ run_id: string; status: string; state: { nodes: Record<string, { outputHash?: string }> }; g: string }>(
-        "SELECT run_id, status, state, lease_generation::text AS g FROM planspec.runs ORDER BY run_id",
+      const runs = await client.query<{ run_id: string; status: string; nodes: Record<string, { outputHash?: string }>; g: string }>(
+        `SELECT run_id, status, lease_generation::text AS g,
+           (SELECT json_object_agg(n.node_id, n.state) FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS nodes
+         FROM planspec.runs r ORDER BY run_id`,
       );
       expect(runs.rows.map((r) => [r.run_id, r.status]), `seed ${seed}`).toEqual(ids.map((id) => [id, "done"]));
       // Killed workers held runs that others took over: the generations show it.
@@ -125,7 +127,7 @@ describe("many workers on one PostgreSQL store", () => {
         const r = await startRun({ plan: ir, cwd: ref, runId: id, inputs: { n: String(i), ms: String(60 + (i % 4) * 40) }, toolModules: [tools] });
         expect(r.outcome.status).toBe("done");
         const expected = readState(r.dir);
-        const got = runs.rows.find((x) => x.run_id === id)!.state;
+        const got = runs.rows.find((x) => x.run_id === id)!;
         for (const step of ["load", "work", "pay", "settle", "receipt"]) {
           expect(got.nodes[step]!.outputHash, `${id}.${step} (seed ${seed})`).toBe(expected.nodes[step]!.outputHash);
         }
