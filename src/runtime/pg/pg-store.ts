@@ -9,7 +9,7 @@
  */
 import type { PlanIR } from "../../ir.js";
 import { sha256Hex } from "../atomic.js";
-import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
+import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type NodeState, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
 import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, RUNS_CHANNEL, takeLease } from "./lease.js";
 
@@ -20,10 +20,10 @@ export interface PgStoreOptions {
 
 
 /**
- * $6 holds the nodes to write: all of them, with their place in the state's key order,
- * on a full write ($7; rows of nodes not in it are removed), else the changed ones, a
- * node new to the run placed after the others. A row whose content is unchanged is
- * left alone, so a full write (start of a session, a revision) rewrites no more than it must.
+ * $6 holds the nodes to write with their place in the state's key order: all of them on
+ * a full write ($7; rows of nodes not in it are removed), else the changed ones. A row
+ * whose content is unchanged is left alone, so a full write (start of a session, a
+ * revision) rewrites no more rows than it must.
  */
 const WRITE_SQL = `
 WITH run AS (
@@ -31,13 +31,12 @@ WITH run AS (
   WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp()
   RETURNING run_id
 ), changed AS (
-  SELECT * FROM ROWS FROM (json_to_recordset($6::json) AS (id text, ord int, state json)) WITH ORDINALITY AS n(id, ord, state, pos)
+  SELECT * FROM json_to_recordset($6::json) AS n(id text, ord int, state json)
 ), nodes AS (
   INSERT INTO planspec.run_nodes AS cur (run_id, node_id, ord, state)
-  SELECT run.run_id, c.id, COALESCE(c.ord, (SELECT COALESCE(max(ord), -1) FROM planspec.run_nodes WHERE run_id = $1) + c.pos::int), c.state
-  FROM run, changed c
-  ON CONFLICT (run_id, node_id) DO UPDATE SET state = EXCLUDED.state, ord = CASE WHEN $7 THEN EXCLUDED.ord ELSE cur.ord END
-  WHERE cur.state::text <> EXCLUDED.state::text OR ($7 AND cur.ord <> EXCLUDED.ord)
+  SELECT run.run_id, c.id, c.ord, c.state FROM run, changed c
+  ON CONFLICT (run_id, node_id) DO UPDATE SET state = EXCLUDED.state, ord = EXCLUDED.ord
+  WHERE cur.state::text <> EXCLUDED.state::text OR cur.ord <> EXCLUDED.ord
   RETURNING 1
 ), gone AS (
   DELETE FROM planspec.run_nodes d USING run
@@ -54,9 +53,9 @@ WITH run AS (
 )
 SELECT count(*)::int AS n FROM run`;
 
-/** The state as it reads back: the head, with each node's row put in its place in `nodes`. */
+/** The head and every node row as [id, ord, state], in the state's key order. */
 const READ_SQL = `
-SELECT r.state AS head, (SELECT json_object_agg(n.node_id, n.state ORDER BY n.ord) FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS nodes
+SELECT r.state AS head, (SELECT json_agg(json_build_array(n.node_id, n.ord, n.state) ORDER BY n.ord) FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS nodes
 FROM planspec.runs r WHERE r.run_id = $1`;
 
 const FENCE = "EXISTS (SELECT 1 FROM planspec.runs WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp())";
@@ -76,6 +75,11 @@ export class PgStore implements Store {
   private pendingIdem: Array<{ key: string; result_ref: string | null; at: string }> = [];
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
+  /**
+   * Each stored node's place in the state's key order, as this store last read or wrote
+   * it under its current lease; unknown (a full write follows) until then.
+   */
+  private ords: Map<string, number> | undefined;
 
   constructor(
     readonly db: PgDatabase,
@@ -125,10 +129,12 @@ export class PgStore implements Store {
         [this.runId, plan.name, leased ? state.status : "queued", headJson(state), state.stateVersion, JSON.stringify(config), leased ? this.owner : null, leased ? 1 : 0, this.leaseMs],
       );
       if (ins.rowCount === 0) throw new StoreError(`run ${this.runId} already exists in ${this.location}; use planspec resume`);
+      const nodes = allNodes(state);
       await client.query(
         "INSERT INTO planspec.run_nodes (run_id, node_id, ord, state) SELECT $1, n.id, n.ord, n.state FROM json_to_recordset($2::json) AS n(id text, ord int, state json)",
-        [this.runId, nodesJson(state)],
+        [this.runId, JSON.stringify(nodes)],
       );
+      this.ords = new Map(nodes.map((n) => [n.id, n.ord]));
       await client.query("INSERT INTO planspec.revisions (run_id, revision, plan) VALUES ($1, 0, $2::json)", [this.runId, JSON.stringify(plan)]);
       if (!leased) await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', $1)`, [this.runId]);
       await client.query(
@@ -164,11 +170,13 @@ export class PgStore implements Store {
   }
 
   async readStateRaw(): Promise<unknown> {
-    const r = await this.db.query<{ head: Record<string, unknown>; nodes: Record<string, unknown> | null }>(READ_SQL, [this.runId]);
+    const r = await this.db.query<{ head: Record<string, unknown>; nodes: Array<[string, number, unknown]> | null }>(READ_SQL, [this.runId]);
     const row = r.rows[0];
     if (!row) throw new Error(`no run ${this.runId} in ${this.location}`);
+    const rows = row.nodes ?? [];
     // Assigned, not spread: "nodes" keeps its place among the head's keys.
-    row.head.nodes = row.nodes ?? {};
+    row.head.nodes = Object.fromEntries(rows.map(([id, , st]) => [id, st]));
+    if (this.generation !== undefined && !this.lost) this.ords = new Map(rows.map(([id, ord]) => [id, ord]));
     return row.head;
   }
 
@@ -185,7 +193,8 @@ export class PgStore implements Store {
     state.updatedAt = nowIso();
     const events = this.pendingEvents.splice(0);
     const idem = this.pendingIdem.splice(0);
-    const full = dirty === undefined;
+    const changed = dirty === undefined ? undefined : this.dirtyNodes(state, dirty);
+    const nodes = changed ?? allNodes(state);
     let n: number;
     try {
       const r = await this.db.query<{ n: number }>(WRITE_SQL, [
@@ -194,8 +203,8 @@ export class PgStore implements Store {
         headJson(state),
         state.stateVersion,
         state.status,
-        full ? nodesJson(state) : dirtyJson(state, dirty),
-        full,
+        JSON.stringify(nodes),
+        changed === undefined,
         JSON.stringify(events),
         JSON.stringify(idem),
       ]);
@@ -209,6 +218,19 @@ export class PgStore implements Store {
       this.markLost();
       throw new LeaseLostError(this.runId);
     }
+    if (changed === undefined) this.ords = new Map(nodes.map((x) => [x.id, x.ord]));
+  }
+
+  /** The named nodes with their stored places; undefined (write them all) when one is not known to be stored. */
+  private dirtyNodes(state: RunState, dirty: Iterable<string>): NodeRow[] | undefined {
+    const rows: NodeRow[] = [];
+    for (const id of new Set(dirty)) {
+      const ord = this.ords?.get(id);
+      const node = state.nodes[id];
+      if (ord === undefined || node === undefined) return undefined;
+      rows.push({ id, ord, state: node });
+    }
+    return rows;
   }
 
   async putArtifact(value: unknown, _durable: boolean): Promise<ArtifactRef> {
@@ -346,6 +368,7 @@ export class PgStore implements Store {
     this.generation = generation;
     this.lost = false;
     this.idem = undefined;
+    this.ords = undefined;
     const r = await this.db.query<{ s: number | null }>("SELECT max(seq) AS s FROM planspec.events WHERE run_id = $1", [this.runId]);
     this.seq = r.rows[0]?.s ?? -1;
     this.startHeartbeat();
@@ -398,6 +421,7 @@ export class PgStore implements Store {
     const requeue = this.requeueOnUnlock;
     this.generation = undefined;
     this.idem = undefined;
+    this.ords = undefined;
     this.requeueOnUnlock = false;
     this.held?.lose();
     this.held = undefined;
@@ -410,20 +434,15 @@ function headJson(state: RunState): string {
   return JSON.stringify({ ...state, nodes: {} });
 }
 
-/** Every node with its place in the state's key order. */
-function nodesJson(state: RunState): string {
-  return JSON.stringify(Object.entries(state.nodes).map(([id, node], ord) => ({ id, ord, state: node })));
+interface NodeRow {
+  id: string;
+  ord: number;
+  state: NodeState;
 }
 
-/** The named nodes only; the statement keeps a known node's place and puts a new one last. */
-function dirtyJson(state: RunState, dirty: Iterable<string>): string {
-  const rows = [];
-  for (const id of new Set(dirty)) {
-    const node = state.nodes[id];
-    // A dirty id the state no longer has: only a full write removes nodes.
-    if (node) rows.push({ id, state: node });
-  }
-  return JSON.stringify(rows);
+/** Every node with its place in the state's key order. */
+function allNodes(state: RunState): NodeRow[] {
+  return Object.entries(state.nodes).map(([id, node], ord) => ({ id, ord, state: node }));
 }
 
 function hashOf(ref: string): string | undefined {
