@@ -207,7 +207,7 @@ export class PgStore implements Store {
         changed === undefined,
         JSON.stringify(events),
         JSON.stringify(idem),
-      ]);
+      ], "planspec.write-state");
       n = r.rows[0]?.n ?? 0;
     } catch (err) {
       this.pendingEvents.unshift(...events);
