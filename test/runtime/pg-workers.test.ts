@@ -87,17 +87,31 @@ describe("many workers on one PostgreSQL store", () => {
         exited.push({ code, signal, stderr });
       });
     };
+    // A victim holds a live lease when killed: a worker still starting up (slow on a loaded
+    // machine) holds nothing, and killing it would prove nothing about takeover.
+    const watch = new pg.Client({ connectionString: tdb.url });
+    await watch.connect();
+    const holders = async (): Promise<ChildProcess[]> => {
+      const r = await watch.query<{ owner: string }>("SELECT lease_owner AS owner FROM planspec.runs WHERE lease_expires_at > clock_timestamp()");
+      const pids = new Set(r.rows.map((x) => Number(x.owner.split(":").at(-2))));
+      return [...live].filter((c) => pids.has(c.pid!));
+    };
     for (let i = 0; i < 3; i++) start();
     let kills = 0;
     for (let round = 0; round < 5; round++) {
       await new Promise((r) => setTimeout(r, 150 + random() * 350));
-      const victims = [...live];
+      let victims = await holders();
+      for (let wait = 0; victims.length === 0 && live.size > 0 && wait < 250; wait++) {
+        await new Promise((r) => setTimeout(r, 20));
+        victims = await holders();
+      }
       if (victims.length === 0) break;
       const victim = victims[Math.floor(random() * victims.length)]!;
       victim.kill("SIGKILL");
       kills++;
       start();
     }
+    await watch.end();
     const deadline = Date.now() + 45_000;
     while (live.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     for (const c of live) c.kill("SIGKILL");
