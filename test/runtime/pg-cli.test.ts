@@ -29,7 +29,7 @@ beforeAll(async () => {
   writeFile(ws, "tools.mjs", TEST_TOOLS);
   writeFile(ws, "gated.plan.yaml", GATED);
   writeFile(ws, "slow.plan.yaml", SLOW);
-  expect(planspec(ws, ["store", "migrate", "--store", tdb.url]).stdout).toMatch(/schema upgraded from version 0 to 1/);
+  expect(planspec(ws, ["store", "migrate", "--store", tdb.url]).stdout).toMatch(/schema upgraded from version 0 to 2/);
 });
 
 afterAll(async () => {

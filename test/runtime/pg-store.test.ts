@@ -1,8 +1,8 @@
-/** PostgreSQL-only guarantees: schema versions, leases and fencing, one-statement commits. */
+/** PostgreSQL-only guarantees: schema versions, leases and fencing, one-statement commits, node rows. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { PgDatabase, StoreError } from "../../src/runtime/pg/db.js";
-import { claimNext, LeaseHeldError, LeaseLostError } from "../../src/runtime/pg/lease.js";
+import { claimNext, LeaseHeldError, LeaseLostError, listRuns } from "../../src/runtime/pg/lease.js";
 import { PgStore } from "../../src/runtime/pg/pg-store.js";
 import { STORE_SCHEMA_VERSION } from "../../src/runtime/pg/schema.js";
 import { newRunState } from "../../src/runtime/run.js";
@@ -41,8 +41,8 @@ async function count(sql: string, params: unknown[]): Promise<number> {
 
 describe("PostgreSQL store schema", () => {
   it("an empty database is refused until migrated; migrate is versioned and idempotent", async () => {
-    await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 0, this planspec needs 1: run planspec store migrate/);
-    expect(await db.migrate()).toEqual({ from: 0, to: STORE_SCHEMA_VERSION, applied: [1] });
+    await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 0, this planspec needs 2: run planspec store migrate/);
+    expect(await db.migrate()).toEqual({ from: 0, to: STORE_SCHEMA_VERSION, applied: [1, 2] });
     expect(await db.migrate()).toEqual({ from: STORE_SCHEMA_VERSION, to: STORE_SCHEMA_VERSION, applied: [] });
     const checked = await PgDatabase.open(tdb.url);
     expect(await checked.version()).toBe(STORE_SCHEMA_VERSION);
@@ -53,7 +53,7 @@ describe("PostgreSQL store schema", () => {
     await db.pool.query("INSERT INTO planspec.schema_version (version, description) VALUES (99, 'from the future')");
     try {
       await expect(PgDatabase.open(tdb.url)).rejects.toThrow(StoreError);
-      await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 99, newer than this planspec knows \(1\); upgrade planspec/);
+      await expect(PgDatabase.open(tdb.url)).rejects.toThrow(/schema version 99, newer than this planspec knows \(2\); upgrade planspec/);
     } finally {
       await db.pool.query("DELETE FROM planspec.schema_version WHERE version = 99");
     }
@@ -96,6 +96,7 @@ describe("leases and fencing", () => {
     a.appendEvent("node.transition", { node: "a", from: "running", to: "done" });
     s.nodes.a!.status = "done";
     await expect(a.writeState(s)).rejects.toThrow(LeaseLostError);
+    await expect(a.writeState(s, ["a"])).rejects.toThrow(LeaseLostError);
     expect(await count("SELECT count(*)::int AS n FROM planspec.idempotency WHERE run_id = $1", [id])).toBe(0);
     expect(await count("SELECT count(*)::int AS n FROM planspec.events WHERE run_id = $1 AND type = 'node.transition'", [id])).toBe(0);
     const stored = (await b.readStateRaw()) as { nodes: Record<string, { status: string }> };
@@ -159,5 +160,68 @@ describe("leases and fencing", () => {
     expect(stored.stateVersion).toBe(s.stateVersion);
     expect((await a.readEvents()).map((e) => e.type)).toEqual(["after.drop"]);
     await a.unlock();
+  });
+});
+
+const THREE = plan(`planspec: 1
+name: three
+goal: three steps
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 5 }
+steps:
+  a: { kind: read, goal: a, tool: echo }
+  b: { kind: read, goal: b, tool: echo, needs: [a] }
+  c: { kind: read, goal: c, tool: echo, needs: [b] }
+`);
+
+/** Each node row's transaction id: it changes exactly when the row is rewritten. */
+async function rowVersions(id: string): Promise<Record<string, string>> {
+  const r = await db.pool.query<{ node_id: string; x: string }>("SELECT node_id, xmin::text AS x FROM planspec.run_nodes WHERE run_id = $1", [id]);
+  return Object.fromEntries(r.rows.map((row) => [row.node_id, row.x]));
+}
+
+describe("node state as rows", () => {
+  it("a commit rewrites only the rows of the nodes it names; the run row holds the state without them", async () => {
+    const id = "rows-1";
+    const a = new PgStore(db, id);
+    await a.lock();
+    const s = newRunState(THREE, id, {});
+    await a.create(THREE, config, s);
+    const before = await rowVersions(id);
+    expect(Object.keys(before).sort()).toEqual(["a", "b", "c"]);
+    s.nodes.a!.status = "done";
+    s.nodes.b!.status = "running";
+    await a.writeState(s, ["a", "b"]);
+    const after = await rowVersions(id);
+    expect(after.c).toBe(before.c);
+    expect(after.a).not.toBe(before.a);
+    expect(after.b).not.toBe(before.b);
+    const head = await db.pool.query<{ n: string }>("SELECT (state->'nodes')::text AS n FROM planspec.runs WHERE run_id = $1", [id]);
+    expect(head.rows[0]!.n).toBe("{}");
+    expect(JSON.stringify(await a.readStateRaw())).toBe(JSON.stringify(s));
+    expect((await listRuns(db)).find((r) => r.id === id)).toMatchObject({ done: 1, total: 3 });
+    await a.unlock();
+  });
+
+  it("reads back key for key as written: nodes in the state's order, through reorders, removals and additions", async () => {
+    const id = "rows-2";
+    const a = new PgStore(db, id);
+    await a.lock();
+    const s = newRunState(THREE, id, {});
+    await a.create(THREE, config, s);
+    // A revision rebuilds the node map: another order, one node gone, one new (a full write).
+    s.nodes = { c: { status: "pending", attempts: 0 }, z: { status: "pending", attempts: 0 }, a: { status: "done", attempts: 1, outputRef: "artifacts/x.json" } };
+    await a.writeState(s);
+    expect(JSON.stringify(await a.readStateRaw())).toBe(JSON.stringify(s));
+    expect(Object.keys(await rowVersions(id)).sort()).toEqual(["a", "c", "z"]);
+    await a.unlock();
+    // Another process adds a node (resume fills in what the plan has and the state lacks) and names it dirty.
+    const b = new PgStore(db, id);
+    await b.lock();
+    s.nodes.b = { status: "running", attempts: 1 };
+    await b.writeState(s, ["b"]);
+    expect(JSON.stringify(await b.readStateRaw())).toBe(JSON.stringify(s));
+    expect(Object.keys((await b.readStateRaw()) as object)).toEqual(Object.keys(s));
+    await b.unlock();
   });
 });

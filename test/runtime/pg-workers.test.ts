@@ -87,17 +87,31 @@ describe("many workers on one PostgreSQL store", () => {
         exited.push({ code, signal, stderr });
       });
     };
+    // A victim holds a live lease when killed: a worker still starting up (slow on a loaded
+    // machine) holds nothing, and killing it would prove nothing about takeover.
+    const watch = new pg.Client({ connectionString: tdb.url });
+    await watch.connect();
+    const holders = async (): Promise<ChildProcess[]> => {
+      const r = await watch.query<{ owner: string }>("SELECT lease_owner AS owner FROM planspec.runs WHERE lease_expires_at > clock_timestamp()");
+      const pids = new Set(r.rows.map((x) => Number(x.owner.split(":").at(-2))));
+      return [...live].filter((c) => pids.has(c.pid!));
+    };
     for (let i = 0; i < 3; i++) start();
     let kills = 0;
     for (let round = 0; round < 5; round++) {
       await new Promise((r) => setTimeout(r, 150 + random() * 350));
-      const victims = [...live];
+      let victims = await holders();
+      for (let wait = 0; victims.length === 0 && live.size > 0 && wait < 250; wait++) {
+        await new Promise((r) => setTimeout(r, 20));
+        victims = await holders();
+      }
       if (victims.length === 0) break;
       const victim = victims[Math.floor(random() * victims.length)]!;
       victim.kill("SIGKILL");
       kills++;
       start();
     }
+    await watch.end();
     const deadline = Date.now() + 45_000;
     while (live.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     for (const c of live) c.kill("SIGKILL");
@@ -110,8 +124,10 @@ describe("many workers on one PostgreSQL store", () => {
     const client = new pg.Client({ connectionString: tdb.url });
     await client.connect();
     try {
-      const runs = await client.query<{ run_id: string; status: string; state: { nodes: Record<string, { outputHash?: string }> }; g: string }>(
-        "SELECT run_id, status, state, lease_generation::text AS g FROM planspec.runs ORDER BY run_id",
+      const runs = await client.query<{ run_id: string; status: string; nodes: Record<string, { outputHash?: string }>; g: string }>(
+        `SELECT run_id, status, lease_generation::text AS g,
+           (SELECT json_object_agg(n.node_id, n.state) FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS nodes
+         FROM planspec.runs r ORDER BY run_id`,
       );
       expect(runs.rows.map((r) => [r.run_id, r.status]), `seed ${seed}`).toEqual(ids.map((id) => [id, "done"]));
       // Killed workers held runs that others took over: the generations show it.
@@ -125,7 +141,7 @@ describe("many workers on one PostgreSQL store", () => {
         const r = await startRun({ plan: ir, cwd: ref, runId: id, inputs: { n: String(i), ms: String(60 + (i % 4) * 40) }, toolModules: [tools] });
         expect(r.outcome.status).toBe("done");
         const expected = readState(r.dir);
-        const got = runs.rows.find((x) => x.run_id === id)!.state;
+        const got = runs.rows.find((x) => x.run_id === id)!;
         for (const step of ["load", "work", "pay", "settle", "receipt"]) {
           expect(got.nodes[step]!.outputHash, `${id}.${step} (seed ${seed})`).toBe(expected.nodes[step]!.outputHash);
         }

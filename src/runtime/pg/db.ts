@@ -148,11 +148,15 @@ export class PgDatabase {
     }
   }
 
-  /** Runs one statement, retrying it a few times when the connection drops (statements passed here must be idempotent). */
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+  /**
+   * Runs one statement, retrying it a few times when the connection drops (statements
+   * passed here must be idempotent). A `name` prepares it once per connection: later
+   * runs send only the parameters, not the text, and the server skips the parse.
+   */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = [], name?: string): Promise<pg.QueryResult<R>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.pool.query<R>(sql, params);
+        return await this.pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params });
       } catch (err) {
         if (attempt >= 4 || this.closed || !isTransient(err)) throw err;
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));

@@ -187,9 +187,9 @@ export async function listRuns(db: PgDatabase): Promise<StoredRunSummary[]> {
   const r = await db.query<{ run_id: string; status: string; plan_name: string; done: number; total: number; created_at: Date; updated_at: Date; owner: string | null }>(
     `SELECT run_id, status, plan_name, created_at, updated_at,
        CASE WHEN lease_expires_at > clock_timestamp() THEN lease_owner END AS owner,
-       (SELECT count(*)::int FROM json_each(state->'nodes') n WHERE n.value->>'status' = 'done') AS done,
-       (SELECT count(*)::int FROM json_each(state->'nodes')) AS total
-     FROM planspec.runs ORDER BY created_at, run_id`,
+       (SELECT count(*)::int FROM planspec.run_nodes n WHERE n.run_id = r.run_id AND n.state->>'status' = 'done') AS done,
+       (SELECT count(*)::int FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS total
+     FROM planspec.runs r ORDER BY created_at, run_id`,
   );
   return r.rows.map((x) => ({ id: x.run_id, status: x.status, plan: x.plan_name, done: x.done, total: x.total, createdAt: x.created_at.toISOString(), updatedAt: x.updated_at.toISOString(), leaseOwner: x.owner }));
 }

@@ -3,11 +3,13 @@
  * workers. Every write that changes a run is one fenced SQL statement: the state, the
  * events appended since the last write and the idempotency records of finished steps
  * commit together, and only while this store holds an unexpired lease of the current
- * generation. Artifacts are content-addressed and shared by all runs.
+ * generation. The state is split in two: the run row holds its head (everything but the
+ * nodes) and `run_nodes` one row per node, so a commit sends and rewrites the nodes that
+ * changed, not the whole state. Artifacts are content-addressed and shared by all runs.
  */
 import type { PlanIR } from "../../ir.js";
 import { sha256Hex } from "../atomic.js";
-import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
+import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type NodeState, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
 import { DEFAULT_LEASE_MS, HeldLease, LeaseLostError, newOwnerId, releaseLease, renewLease, RUNS_CHANNEL, takeLease } from "./lease.js";
 
@@ -17,21 +19,44 @@ export interface PgStoreOptions {
 }
 
 
+/**
+ * $6 holds the nodes to write with their place in the state's key order: all of them on
+ * a full write ($7; rows of nodes not in it are removed), else the changed ones. A row
+ * whose content is unchanged is left alone, so a full write (start of a session, a
+ * revision) rewrites no more rows than it must.
+ */
 const WRITE_SQL = `
 WITH run AS (
   UPDATE planspec.runs SET state = $3::json, state_version = $4, status = $5, updated_at = clock_timestamp()
   WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp()
   RETURNING run_id
+), changed AS (
+  SELECT * FROM json_to_recordset($6::json) AS n(id text, ord int, state json)
+), nodes AS (
+  INSERT INTO planspec.run_nodes AS cur (run_id, node_id, ord, state)
+  SELECT run.run_id, c.id, c.ord, c.state FROM run, changed c
+  ON CONFLICT (run_id, node_id) DO UPDATE SET state = EXCLUDED.state, ord = EXCLUDED.ord
+  WHERE cur.state::text <> EXCLUDED.state::text OR cur.ord <> EXCLUDED.ord
+  RETURNING 1
+), gone AS (
+  DELETE FROM planspec.run_nodes d USING run
+  WHERE $7 AND d.run_id = run.run_id AND d.node_id NOT IN (SELECT id FROM changed)
+  RETURNING 1
 ), ev AS (
   INSERT INTO planspec.events (run_id, seq, time, type, data)
-  SELECT run.run_id, e.seq, e.time, e.type, e.data FROM run, json_to_recordset($6::json) AS e(seq int, time timestamptz, type text, data json)
+  SELECT run.run_id, e.seq, e.time, e.type, e.data FROM run, json_to_recordset($8::json) AS e(seq int, time timestamptz, type text, data json)
   ON CONFLICT DO NOTHING RETURNING 1
 ), idem AS (
   INSERT INTO planspec.idempotency (run_id, key, result_ref, at)
-  SELECT run.run_id, i.key, i.result_ref, i.at FROM run, json_to_recordset($7::json) AS i(key text, result_ref text, at timestamptz)
+  SELECT run.run_id, i.key, i.result_ref, i.at FROM run, json_to_recordset($9::json) AS i(key text, result_ref text, at timestamptz)
   ON CONFLICT DO NOTHING RETURNING 1
 )
 SELECT count(*)::int AS n FROM run`;
+
+/** The head and every node row as [id, ord, state], in the state's key order. */
+const READ_SQL = `
+SELECT r.state AS head, (SELECT json_agg(json_build_array(n.node_id, n.ord, n.state) ORDER BY n.ord) FROM planspec.run_nodes n WHERE n.run_id = r.run_id) AS nodes
+FROM planspec.runs r WHERE r.run_id = $1`;
 
 const FENCE = "EXISTS (SELECT 1 FROM planspec.runs WHERE run_id = $1 AND lease_generation = $2 AND lease_expires_at > clock_timestamp())";
 
@@ -50,6 +75,11 @@ export class PgStore implements Store {
   private pendingIdem: Array<{ key: string; result_ref: string | null; at: string }> = [];
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
+  /**
+   * Each stored node's place in the state's key order, as this store last read or wrote
+   * it under its current lease; unknown (a full write follows) until then.
+   */
+  private ords: Map<string, number> | undefined;
 
   constructor(
     readonly db: PgDatabase,
@@ -96,9 +126,15 @@ export class PgStore implements Store {
         `INSERT INTO planspec.runs (run_id, plan_name, status, state, state_version, config, lease_owner, lease_generation, lease_expires_at)
          VALUES ($1, $2, $3, $4::json, $5, $6::json, $7, $8, CASE WHEN $7::text IS NULL THEN NULL ELSE clock_timestamp() + make_interval(secs => $9::float8 / 1000) END)
          ON CONFLICT (run_id) DO NOTHING`,
-        [this.runId, plan.name, leased ? state.status : "queued", JSON.stringify(state), state.stateVersion, JSON.stringify(config), leased ? this.owner : null, leased ? 1 : 0, this.leaseMs],
+        [this.runId, plan.name, leased ? state.status : "queued", headJson(state), state.stateVersion, JSON.stringify(config), leased ? this.owner : null, leased ? 1 : 0, this.leaseMs],
       );
       if (ins.rowCount === 0) throw new StoreError(`run ${this.runId} already exists in ${this.location}; use planspec resume`);
+      const nodes = allNodes(state);
+      await client.query(
+        "INSERT INTO planspec.run_nodes (run_id, node_id, ord, state) SELECT $1, n.id, n.ord, n.state FROM json_to_recordset($2::json) AS n(id text, ord int, state json)",
+        [this.runId, JSON.stringify(nodes)],
+      );
+      this.ords = new Map(nodes.map((n) => [n.id, n.ord]));
       await client.query("INSERT INTO planspec.revisions (run_id, revision, plan) VALUES ($1, 0, $2::json)", [this.runId, JSON.stringify(plan)]);
       if (!leased) await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', $1)`, [this.runId]);
       await client.query(
@@ -134,9 +170,14 @@ export class PgStore implements Store {
   }
 
   async readStateRaw(): Promise<unknown> {
-    const r = await this.db.query<{ state: unknown }>("SELECT state FROM planspec.runs WHERE run_id = $1", [this.runId]);
-    if (!r.rows[0]) throw new Error(`no run ${this.runId} in ${this.location}`);
-    return r.rows[0].state;
+    const r = await this.db.query<{ head: Record<string, unknown>; nodes: Array<[string, number, unknown]> | null }>(READ_SQL, [this.runId]);
+    const row = r.rows[0];
+    if (!row) throw new Error(`no run ${this.runId} in ${this.location}`);
+    const rows = row.nodes ?? [];
+    // Assigned, not spread: "nodes" keeps its place among the head's keys.
+    row.head.nodes = Object.fromEntries(rows.map(([id, , st]) => [id, st]));
+    if (this.generation !== undefined && !this.lost) this.ords = new Map(rows.map(([id, ord]) => [id, ord]));
+    return row.head;
   }
 
   private fence(): number {
@@ -145,15 +186,28 @@ export class PgStore implements Store {
     return this.generation;
   }
 
-  async writeState(state: RunState, _dirty?: Iterable<string>): Promise<void> {
+  /** Sends the head and the `dirty` nodes only (every node when `dirty` is undefined). */
+  async writeState(state: RunState, dirty?: Iterable<string>): Promise<void> {
     const generation = this.fence();
     state.stateVersion++;
     state.updatedAt = nowIso();
     const events = this.pendingEvents.splice(0);
     const idem = this.pendingIdem.splice(0);
+    const changed = dirty === undefined ? undefined : this.dirtyNodes(state, dirty);
+    const nodes = changed ?? allNodes(state);
     let n: number;
     try {
-      const r = await this.db.query<{ n: number }>(WRITE_SQL, [this.runId, generation, JSON.stringify(state), state.stateVersion, state.status, JSON.stringify(events), JSON.stringify(idem)]);
+      const r = await this.db.query<{ n: number }>(WRITE_SQL, [
+        this.runId,
+        generation,
+        headJson(state),
+        state.stateVersion,
+        state.status,
+        JSON.stringify(nodes),
+        changed === undefined,
+        JSON.stringify(events),
+        JSON.stringify(idem),
+      ], "planspec.write-state");
       n = r.rows[0]?.n ?? 0;
     } catch (err) {
       this.pendingEvents.unshift(...events);
@@ -164,6 +218,19 @@ export class PgStore implements Store {
       this.markLost();
       throw new LeaseLostError(this.runId);
     }
+    if (changed === undefined) this.ords = new Map(nodes.map((x) => [x.id, x.ord]));
+  }
+
+  /** The named nodes with their stored places; undefined (write them all) when one is not known to be stored. */
+  private dirtyNodes(state: RunState, dirty: Iterable<string>): NodeRow[] | undefined {
+    const rows: NodeRow[] = [];
+    for (const id of new Set(dirty)) {
+      const ord = this.ords?.get(id);
+      const node = state.nodes[id];
+      if (ord === undefined || node === undefined) return undefined;
+      rows.push({ id, ord, state: node });
+    }
+    return rows;
   }
 
   async putArtifact(value: unknown, _durable: boolean): Promise<ArtifactRef> {
@@ -301,6 +368,7 @@ export class PgStore implements Store {
     this.generation = generation;
     this.lost = false;
     this.idem = undefined;
+    this.ords = undefined;
     const r = await this.db.query<{ s: number | null }>("SELECT max(seq) AS s FROM planspec.events WHERE run_id = $1", [this.runId]);
     this.seq = r.rows[0]?.s ?? -1;
     this.startHeartbeat();
@@ -353,11 +421,28 @@ export class PgStore implements Store {
     const requeue = this.requeueOnUnlock;
     this.generation = undefined;
     this.idem = undefined;
+    this.ords = undefined;
     this.requeueOnUnlock = false;
     this.held?.lose();
     this.held = undefined;
     if (g !== undefined && !this.lost) await releaseLease(this.db, this.runId, g, requeue).catch(() => {});
   }
+}
+
+/** The state without its nodes; "nodes" stays, as {}, in its place among the keys. */
+function headJson(state: RunState): string {
+  return JSON.stringify({ ...state, nodes: {} });
+}
+
+interface NodeRow {
+  id: string;
+  ord: number;
+  state: NodeState;
+}
+
+/** Every node with its place in the state's key order. */
+function allNodes(state: RunState): NodeRow[] {
+  return Object.entries(state.nodes).map(([id, node], ord) => ({ id, ord, state: node }));
 }
 
 function hashOf(ref: string): string | undefined {

@@ -63,6 +63,30 @@ CREATE TABLE planspec.idempotency (
 );
 `,
   },
+  {
+    version: 2,
+    description: "node state as rows (run_nodes): a commit writes the nodes that changed, not the whole state",
+    sql: `
+-- One row per node of a run. fillfactor leaves room on each page, so that rewriting a
+-- row in place (a HOT update: the key is unchanged) needs no index entry.
+CREATE TABLE planspec.run_nodes (
+  run_id   text NOT NULL REFERENCES planspec.runs ON DELETE CASCADE,
+  node_id  text NOT NULL,
+  -- the node's place in the state's key order, so the state reads back as written
+  ord      integer NOT NULL,
+  state    json NOT NULL,
+  PRIMARY KEY (run_id, node_id)
+) WITH (fillfactor = 80);
+INSERT INTO planspec.run_nodes (run_id, node_id, ord, state)
+SELECT r.run_id, n.key, n.ord - 1, n.value
+FROM planspec.runs r, json_each(r.state->'nodes') WITH ORDINALITY AS n(key, value, ord);
+-- runs.state keeps the rest of the state, with "nodes" left as {} in its place (key order).
+UPDATE planspec.runs r SET state = (
+  SELECT json_object_agg(e.key, CASE WHEN e.key = 'nodes' THEN '{}'::json ELSE e.value END ORDER BY e.ord)
+  FROM json_each(r.state) WITH ORDINALITY AS e(key, value, ord)
+);
+`,
+  },
 ];
 
 /** The newest schema version this planspec knows. */
