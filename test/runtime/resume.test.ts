@@ -80,7 +80,7 @@ describe("resume", () => {
     expect(r.migratedFrom).toBe(0);
     expect(r.outcome.status).toBe("done");
     const s = readState(dir);
-    expect(s.schemaVersion).toBe(1);
+    expect(s.schemaVersion).toBe(2);
     expect(s.budget.toolCalls).toBe(3);
     expect(calls(ws)).toEqual(["echo:second", "echo:third"]);
   });
