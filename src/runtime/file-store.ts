@@ -2,7 +2,9 @@
  * The embedded store: one directory per run (`.planspec/runs/<run-id>/`).
  *
  * Durability policy:
- * - `idempotency.json`, `plan.ir.json`, `config.json`, revisions: atomic
+ * - idempotency: a checksummed line appended to `idempotency.jsonl` and fdatasynced per
+ *   record, folded into `idempotency.json` at the next full state write.
+ * - `plan.ir.json`, `config.json`, revisions: atomic
  *   replace with fsync of file and directory (see atomic.ts).
  * - artifacts: write-once, atomic rename; fsynced only when `durable` is asked (results an
  *   idempotency record points at). A non-durable artifact lost to power loss is caught
@@ -33,7 +35,7 @@ import {
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
-import { applyRecords, encodeRecord, JOURNAL_FILE, readJournal } from "./journal.js";
+import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
@@ -43,6 +45,9 @@ const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 
 /** The journal is folded into a new snapshot once it is this long and longer than the snapshot. */
 const MIN_COMPACT_BYTES = 16 * 1024;
+
+/** Idempotency records appended since idempotency.json was last written. */
+const IDEMPOTENCY_LOG = "idempotency.jsonl";
 
 /** A run directory's state as its readers see it: the snapshot with the journal replayed. */
 export interface RunDirState {
@@ -110,6 +115,8 @@ export class FileStore implements Store {
   private snapshotBytes = 0;
   /** The inputs as last written (snapshot or record): a record carries them only when they change. */
   private inputsJson: string | undefined;
+  private idemFd: number | undefined;
+  private idemLogBytes = 0;
 
   constructor(
     readonly dir: string,
@@ -217,6 +224,7 @@ export class FileStore implements Store {
       ftruncateSync(this.openJournal(), 0);
     }
     this.journalBytes = 0;
+    this.foldIdempotency();
     if (this.legacyState) {
       writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);
       this.legacyState = false;
@@ -337,24 +345,53 @@ export class FileStore implements Store {
     if (this.eventsFd !== undefined) fdatasyncSync(this.eventsFd);
   }
 
+  /** idempotency.json (folded at full writes) with idempotency.jsonl (appended since) replayed over it. */
   async readIdempotency(): Promise<Record<string, IdempotencyRecord>> {
     if (this.idem) return this.idem;
     const file = this.path("idempotency.json");
-    this.idem = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, IdempotencyRecord>) : {};
-    return this.idem;
+    const records = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, IdempotencyRecord>) : {};
+    const log = readChecksummedLines(this.path(IDEMPOTENCY_LOG));
+    for (const entry of log.values as Array<{ k: string; r?: IdempotencyRecord }>) {
+      if (entry.r) records[entry.k] = entry.r;
+      else delete records[entry.k];
+    }
+    this.idemLogBytes = log.validBytes;
+    this.idem = records;
+    return records;
   }
 
   async recordIdempotency(key: string, resultRef: string | null, result?: unknown): Promise<void> {
     const records = await this.readIdempotency();
     records[key] = { resultRef, at: nowIso(), ...(result !== undefined ? { result } : {}) };
-    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
+    this.appendIdempotency({ k: key, r: records[key] });
   }
 
   async forgetIdempotency(key: string): Promise<void> {
     const records = await this.readIdempotency();
     if (!(key in records)) return;
     delete records[key];
-    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
+    this.appendIdempotency({ k: key });
+  }
+
+  /** One checksummed line, durable before the step it records is marked done: O(1) per keyed step. */
+  private appendIdempotency(entry: { k: string; r?: IdempotencyRecord }): void {
+    if (this.idemFd === undefined) {
+      this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644);
+      // A torn line of a crashed writer is cut, or this one would be glued to it.
+      if (fstatSync(this.idemFd).size > this.idemLogBytes) ftruncateSync(this.idemFd, this.idemLogBytes);
+    }
+    const line = checksummedLine(JSON.stringify(entry));
+    writeAll(this.idemFd, line);
+    fdatasyncSync(this.idemFd);
+    this.idemLogBytes += Buffer.byteLength(line);
+  }
+
+  /** Folds the idempotency log into idempotency.json (at a full write: rare, so O(keys) there is fine). */
+  private foldIdempotency(): void {
+    if (this.idemLogBytes === 0 || !this.idem) return;
+    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(this.idem, null, 1), true, this.dirFd);
+    ftruncateSync(this.idemFd ?? (this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644)), 0);
+    this.idemLogBytes = 0;
   }
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
@@ -370,10 +407,11 @@ export class FileStore implements Store {
   }
 
   async unlock(): Promise<void> {
-    for (const fd of [this.dirFd, this.eventsFd, this.journalFd]) if (fd !== undefined) closeSync(fd);
+    for (const fd of [this.dirFd, this.eventsFd, this.journalFd, this.idemFd]) if (fd !== undefined) closeSync(fd);
     this.dirFd = undefined;
     this.eventsFd = undefined;
     this.journalFd = undefined;
+    this.idemFd = undefined;
     releaseLock(this.path("lock"));
   }
 }

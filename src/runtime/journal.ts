@@ -39,13 +39,55 @@ export interface JournalTail {
 
 const HASH_LEN = 64;
 
+/** A checksummed line: the JSON, a space, its sha256. */
+export function checksummedLine(json: string): string {
+  return `${json} ${sha256Hex(json)}\n`;
+}
+
 /**
  * One record's line. `nodesJson` is the inside of the `n` object (`"id":{...},...`),
  * already serialised by the caller, which keeps the same fragments for the snapshot.
  */
 export function encodeRecord(v: number, head: Record<string, unknown>, nodesJson: string, inputsJson?: string): string {
-  const json = `{"v":${v},"h":${JSON.stringify(head)},"n":{${nodesJson}}${inputsJson !== undefined ? `,"i":${inputsJson}` : ""}}`;
-  return `${json} ${sha256Hex(json)}\n`;
+  return checksummedLine(`{"v":${v},"h":${JSON.stringify(head)},"n":{${nodesJson}}${inputsJson !== undefined ? `,"i":${inputsJson}` : ""}}`);
+}
+
+/** The values of a file of checksummed lines, and where the valid ones end. */
+export interface ChecksummedLines {
+  values: unknown[];
+  validBytes: number;
+  /** Bytes of a torn last line (a crash mid-append), dropped. */
+  tornBytes: number;
+}
+
+/**
+ * Reads a file of checksummed lines. Only the last line may be torn (no newline, or a
+ * checksum that does not match): it is dropped. A bad line before it is an
+ * `IntegrityError` naming the file and line.
+ */
+export function readChecksummedLines(file: string): ChecksummedLines {
+  if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
+  const buf = readFileSync(file);
+  const values: unknown[] = [];
+  let start = 0;
+  for (let line = 1; start < buf.length; line++) {
+    const nl = buf.indexOf(10, start);
+    const end = nl === -1 ? buf.length : nl;
+    const value = decodeLine(buf.toString("utf8", start, end));
+    if (value === undefined) {
+      if (nl === -1 || nl === buf.length - 1) return { values, validBytes: start, tornBytes: buf.length - start };
+      throw damaged(file, line, "its checksum does not match");
+    }
+    values.push(value);
+    // Complete and checksummed, only its newline is missing: the line was written whole.
+    if (nl === -1) return { values, validBytes: start, tornBytes: buf.length - start };
+    start = nl + 1;
+  }
+  return { values, validBytes: buf.length, tornBytes: 0 };
+}
+
+export function damaged(file: string, line: number, why: string): IntegrityError {
+  return new IntegrityError(`${file} is damaged or was edited outside planspec (line ${line}: ${why}); restore it, or start a new run`);
 }
 
 /**
@@ -53,48 +95,26 @@ export function encodeRecord(v: number, head: Record<string, unknown>, nodesJson
  * Throws an `IntegrityError` (naming the file and line) for damage before the tail.
  */
 export function readJournal(file: string, snapshotVersion: number, planHash: string): JournalTail {
-  if (!existsSync(file)) return { records: [], validBytes: 0, tornBytes: 0 };
-  const buf = readFileSync(file);
+  const { values, validBytes, tornBytes } = readChecksummedLines(file);
   const records: JournalRecord[] = [];
-  const damaged = (line: number, why: string) =>
-    new IntegrityError(`${file} is damaged or was edited outside planspec (line ${line}: ${why}); restore it, or start a new run`);
   let expected = snapshotVersion + 1;
-  let start = 0;
-  let line = 0;
-  while (start < buf.length) {
-    line++;
-    const nl = buf.indexOf(10, start);
-    const end = nl === -1 ? buf.length : nl;
-    const record = decodeLine(buf.toString("utf8", start, end));
-    if (record === undefined) {
-      // Only the last line can be torn; anything after it means the damage is in the middle.
-      if (nl === -1 || nl === buf.length - 1) return { records, validBytes: start, tornBytes: buf.length - start };
-      throw damaged(line, "its checksum does not match");
-    }
-    if (nl === -1) {
-      // Complete and checksummed, only its newline is missing: the record was written whole.
-      if (record.v >= expected) records.push(check(record));
-      return { records, validBytes: start, tornBytes: buf.length - start };
-    }
-    if (record.v >= expected) records.push(check(record));
-    start = nl + 1;
-  }
-  return { records, validBytes: buf.length, tornBytes: 0 };
-
-  function check(r: JournalRecord): JournalRecord {
-    if (r.v !== expected) throw damaged(line, `state version ${r.v} follows ${expected - 1}`);
-    if (r.h.planHash !== planHash) throw damaged(line, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+  values.forEach((value, i) => {
+    const r = value as JournalRecord;
+    if (typeof r?.v !== "number" || !r.h || typeof r.h !== "object" || !r.n || typeof r.n !== "object") throw damaged(file, i + 1, "not a state record");
+    // Left over from before the snapshot (a crash between its rename and the journal's truncation).
+    if (r.v < expected) return;
+    if (r.v !== expected) throw damaged(file, i + 1, `state version ${r.v} follows ${expected - 1}`);
+    if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+    records.push(r);
     expected++;
-    return r;
-  }
+  });
+  return { records, validBytes, tornBytes };
 }
 
-function decodeLine(text: string): JournalRecord | undefined {
+function decodeLine(text: string): unknown {
   if (text.length <= HASH_LEN + 1 || text[text.length - HASH_LEN - 1] !== " ") return undefined;
   const json = text.slice(0, -HASH_LEN - 1);
-  if (sha256Hex(json) !== text.slice(-HASH_LEN)) return undefined;
-  const r = JSON.parse(json) as JournalRecord;
-  return typeof r.v === "number" && r.h && typeof r.h === "object" && r.n && typeof r.n === "object" ? r : undefined;
+  return sha256Hex(json) === text.slice(-HASH_LEN) ? (JSON.parse(json) as unknown) : undefined;
 }
 
 /**
