@@ -7,6 +7,7 @@ import type { RunSummary } from "../runtime/store.js";
 import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import { findRunDir } from "../runtime/open-store.js";
+import { readRunDirState } from "../runtime/file-store.js";
 
 /** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
 export function resolveRunDir(arg: string, cwd: string): string {
@@ -26,7 +27,7 @@ export function formatTable(rows: string[][]): string {
 
 function summarise(dir: string, id: string): RunSummary | undefined {
   try {
-    const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as {
+    const state = readRunDirState(dir).doc as {
       status: string;
       createdAt?: string;
       updatedAt?: string;

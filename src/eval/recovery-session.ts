@@ -6,9 +6,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanIR } from "../ir.js";
+import { readRunDirState } from "../runtime/file-store.js";
 import { BLOCKED_MARKER, EVAL_DIR, type FaultSpec } from "./recovery-tools.js";
 
 const BIN = fileURLToPath(new URL("../../bin/planspec", import.meta.url));
@@ -71,7 +72,7 @@ export interface DriveResult {
 
 function readState(ws: string): { status: string; nodes: Record<string, { status: string; awaiting?: { kind: string } }> } | undefined {
   const f = join(ws, ".planspec/runs", RUN_ID, "state.json");
-  return existsSync(f) ? JSON.parse(readFileSync(f, "utf8")) : undefined;
+  return existsSync(f) ? (readRunDirState(dirname(f)).doc as ReturnType<typeof readState>) : undefined;
 }
 
 const lastLine = (s: string) => s.trim().split("\n").filter(Boolean).at(-1) ?? "";

@@ -14,6 +14,7 @@ import { PlanGraph } from "../graph.js";
 import { drive, RUN_ID } from "./recovery-session.js";
 import { CORRUPT_KINDS } from "./recovery-corrupt.js";
 import { BUILTIN_TOOLS, EFFECTS_LOG, EVAL_DIR, recoveryToolsModule } from "./recovery-tools.js";
+import { readRunDirState } from "../runtime/file-store.js";
 
 export interface Trial {
   name: string;
@@ -69,7 +70,7 @@ interface Outcome {
 }
 
 function readOutcome(ws: string, ir: PlanIR, graph: PlanGraph): Outcome {
-  const state = JSON.parse(readFileSync(join(ws, ".planspec/runs", RUN_ID, "state.json"), "utf8")) as { stateVersion: number; nodes: Record<string, { status: string; outputHash?: string }> };
+  const state = readRunDirState(join(ws, ".planspec/runs", RUN_ID)).doc as { stateVersion: number; nodes: Record<string, { status: string; outputHash?: string }> };
   const deliverables: Record<string, string> = {};
   for (const d of ir.deliverables) {
     const p = graph.producer(d);
@@ -210,7 +211,7 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
       const ws = newWs();
       const first = await drive(ir, { ...base, ws });
       if (!first.done) return { fault: "artifact", name: "deleted artifact", ok: false, reason: first.reason ?? "did not finish" };
-      const state = JSON.parse(readFileSync(join(ws, ".planspec/runs", RUN_ID, "state.json"), "utf8")) as { nodes: Record<string, { outputRef?: string }> };
+      const state = readRunDirState(join(ws, ".planspec/runs", RUN_ID)).doc as { nodes: Record<string, { outputRef?: string }> };
       const victim = ir.order.find((id) => state.nodes[id]?.outputRef);
       if (!victim) return dropped;
       unlinkSync(join(ws, ".planspec/runs", RUN_ID, state.nodes[victim]!.outputRef!));

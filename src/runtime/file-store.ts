@@ -2,11 +2,19 @@
  * The embedded store: one directory per run (`.planspec/runs/<run-id>/`).
  *
  * Durability policy:
- * - `state.json`, `idempotency.json`, `plan.ir.json`, `config.json`, revisions: atomic
+ * - idempotency: a checksummed line appended to `idempotency.jsonl` and fdatasynced per
+ *   record, folded into `idempotency.json` at the next full state write.
+ * - `plan.ir.json`, `config.json`, revisions: atomic
  *   replace with fsync of file and directory (see atomic.ts).
  * - artifacts: write-once, atomic rename; fsynced only when `durable` is asked (results an
  *   idempotency record points at). A non-durable artifact lost to power loss is caught
  *   by resume's hash check and its step re-runs.
+ * - state: `state.json` is a snapshot, `journal.jsonl` the transitions since (journal.ts).
+ *   A write with a list of changed nodes is one checksummed record appended and
+ *   fdatasynced before the scheduler calls the step's tool; the snapshot is rewritten
+ *   atomically (and the journal emptied) on every full write — start, end of a session,
+ *   decisions, revisions — and once the journal has grown past the snapshot, so the
+ *   bytes written per step stay O(1) amortised. Readers replay snapshot + journal.
  * - `events.jsonl`: one write(2) per event on an append-mode descriptor, so events
  *   survive a process crash; fsynced when the run stops (`syncEvents`). After power loss
  *   the tail may be lost; readers skip a torn last line.
@@ -16,6 +24,7 @@ import {
   existsSync,
   fdatasyncSync,
   fstatSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -26,12 +35,68 @@ import {
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
+import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
 
 /** The checksum ends state.json: `...,"checksum":"<sha256 of the document without it>"}`. */
 const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
+
+/** The journal is folded into a new snapshot once it is this long and longer than the snapshot. */
+const MIN_COMPACT_BYTES = 16 * 1024;
+
+/** Idempotency records appended since idempotency.json was last written. */
+const IDEMPOTENCY_LOG = "idempotency.jsonl";
+
+/** A run directory's state as its readers see it: the snapshot with the journal replayed. */
+export interface RunDirState {
+  doc: Record<string, unknown>;
+  /** state.json had no checksum (a run directory of an older planspec). */
+  legacy: boolean;
+  snapshotBytes: number;
+  /** Where the journal's valid records end (a writer drops anything after it). */
+  journalBytes: number;
+  /** Bytes of a torn last record (a crash mid-append), dropped. */
+  tornBytes: number;
+  /** Records replayed on top of the snapshot. */
+  replayed: number;
+}
+
+/**
+ * Reads a run directory's state: state.json checked against its checksum (a state
+ * edited by hand is refused with an `IntegrityError`), then the journal replayed. Reads
+ * nothing but files, so `status` and `runs` may call it beside a live run: a snapshot
+ * replaced between the two reads is read again.
+ */
+export function readRunDirState(dir: string, config?: () => RunConfig): RunDirState {
+  const file = join(dir, "state.json");
+  for (let tries = 0; ; tries++) {
+    const text = readFileSync(file, "utf8");
+    const m = CHECKSUM_TAIL.exec(text);
+    const edited = () => new IntegrityError(`${file} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
+    let legacy = false;
+    if (m) {
+      if (sha256Hex(`${text.slice(0, m.index)}}`) !== m[1]) throw edited();
+    } else {
+      // Accepted once from an older planspec; the next write adds the checksum and marks the config.
+      const cfg = config ? config() : (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfig);
+      if (cfg.stateChecksum) throw edited();
+      legacy = true;
+    }
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    delete doc.checksum;
+    try {
+      const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
+      const merged = applyRecords(doc, tail.records);
+      return { doc: merged, legacy, snapshotBytes: Buffer.byteLength(text), journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
+    } catch (err) {
+      // A writer compacted between our two reads: the journal belongs to a newer snapshot.
+      if (err instanceof IntegrityError && tries < 5 && readFileSync(file, "utf8") !== text) continue;
+      throw err;
+    }
+  }
+}
 
 export class FileStore implements Store {
   readonly location: string;
@@ -44,6 +109,14 @@ export class FileStore implements Store {
   private artifactsDirReady = false;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
+  private journalFd: number | undefined;
+  /** Bytes of valid records in the journal, when known (after a read or a snapshot by this store). */
+  private journalBytes: number | undefined;
+  private snapshotBytes = 0;
+  /** The inputs as last written (snapshot or record): a record carries them only when they change. */
+  private inputsJson: string | undefined;
+  private idemFd: number | undefined;
+  private idemLogBytes = 0;
 
   constructor(
     readonly dir: string,
@@ -78,21 +151,15 @@ export class FileStore implements Store {
     return JSON.parse(readFileSync(this.path("config.json"), "utf8")) as RunConfig;
   }
 
-  /** The state, checked against its checksum: a state edited by hand is refused (an `IntegrityError`). */
+  /** The state: snapshot + journal, checked (checksums, versions, plan hash); an edit is an `IntegrityError`. */
   async readStateRaw(): Promise<unknown> {
-    const text = readFileSync(this.path("state.json"), "utf8");
-    const m = CHECKSUM_TAIL.exec(text);
-    const edited = () => new IntegrityError(`${this.path("state.json")} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
-    if (m) {
-      if (sha256Hex(`${text.slice(0, m.index)}}`) !== m[1]) throw edited();
-    } else {
-      // Accepted once from an older planspec; the next write adds the checksum and marks the config.
-      if ((await this.readConfig()).stateChecksum) throw edited();
-      this.legacyState = true;
-    }
-    const doc = JSON.parse(text) as Record<string, unknown>;
-    delete doc.checksum;
-    return doc;
+    let config: RunConfig | undefined;
+    const r = readRunDirState(this.dir, () => (config ??= JSON.parse(readFileSync(this.path("config.json"), "utf8")) as RunConfig));
+    this.legacyState = r.legacy;
+    this.snapshotBytes = r.snapshotBytes;
+    // A writer's own count stays authoritative; before it writes, the read tells where to append.
+    if (this.journalFd === undefined) this.journalBytes = r.journalBytes;
+    return r.doc;
   }
 
   /**
@@ -111,23 +178,69 @@ export class FileStore implements Store {
   async writeState(state: RunState, dirty?: Iterable<string>): Promise<void> {
     state.stateVersion++;
     state.updatedAt = nowIso();
-    // Only changed nodes are re-serialised; the document is still O(nodes) by nature,
-    // but joining cached fragments is a memcpy, not a JSON walk of every node.
-    if (dirty === undefined || this.fragments.size === 0) {
-      this.fragments.clear();
-      for (const [id, node] of Object.entries(state.nodes)) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(node)}`);
-    } else {
-      for (const id of dirty) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(state.nodes[id])}`);
+    const ids = dirty === undefined ? undefined : [...dirty];
+    // A node that left the state (a revision) needs a snapshot: a record cannot remove one.
+    if (ids === undefined || this.fragments.size === 0 || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
+    // Only changed nodes are re-serialised; their fragments make the journal record and,
+    // joined with the others, the next snapshot.
+    const changed = ids.map((id) => {
+      const fragment = `${JSON.stringify(id)}:${JSON.stringify(state.nodes[id])}`;
+      this.fragments.set(id, fragment);
+      return fragment;
+    });
+    const { nodes: _nodes, inputs, ...head } = state;
+    const inputsJson = JSON.stringify(inputs);
+    if (this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
+      return this.writeSnapshot(state, inputsJson);
     }
-    const { nodes: _nodes, ...head } = state;
-    const body = `${JSON.stringify(head).slice(0, -1)},"nodes":{${[...this.fragments.values()].join(",")}}`;
+    const record = encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);
+    const fd = this.openJournal();
+    writeAll(fd, record);
+    // Before the scheduler calls the tools this write marked running.
+    fdatasyncSync(fd);
+    this.journalBytes += Buffer.byteLength(record);
+    this.inputsJson = inputsJson;
+  }
+
+  /** A write after which the fragment cache must be rebuilt from the whole state. */
+  private async writeFull(state: RunState): Promise<void> {
+    this.fragments.clear();
+    for (const [id, node] of Object.entries(state.nodes)) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(node)}`);
+    return this.writeSnapshot(state, JSON.stringify(state.inputs));
+  }
+
+  /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
+  private async writeSnapshot(state: RunState, inputsJson: string): Promise<void> {
+    const { nodes: _nodes, inputs: _inputs, ...head } = state;
+    const headJson = JSON.stringify(head);
+    // The snapshot's key order: the head, inputs before nodes (as the state object has them).
+    const body = `${headJson.slice(0, -1)},"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
     const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
+    this.snapshotBytes = Buffer.byteLength(text);
+    this.inputsJson = inputsJson;
+    if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
+      ftruncateSync(this.openJournal(), 0);
+    }
+    this.journalBytes = 0;
+    this.foldIdempotency();
     if (this.legacyState) {
       writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);
       this.legacyState = false;
     }
+  }
+
+  /**
+   * The journal, open for appending. Anything after the valid records (a torn record
+   * of a crashed writer) is cut first, or the next record would be glued to it.
+   */
+  private openJournal(): number {
+    if (this.journalFd !== undefined) return this.journalFd;
+    const fd = openSync(this.path(JOURNAL_FILE), "a", 0o644);
+    if (this.journalBytes !== undefined && fstatSync(fd).size > this.journalBytes) ftruncateSync(fd, this.journalBytes);
+    this.journalFd = fd;
+    return fd;
   }
 
   private ensureArtifactsDir(): void {
@@ -232,24 +345,53 @@ export class FileStore implements Store {
     if (this.eventsFd !== undefined) fdatasyncSync(this.eventsFd);
   }
 
+  /** idempotency.json (folded at full writes) with idempotency.jsonl (appended since) replayed over it. */
   async readIdempotency(): Promise<Record<string, IdempotencyRecord>> {
     if (this.idem) return this.idem;
     const file = this.path("idempotency.json");
-    this.idem = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, IdempotencyRecord>) : {};
-    return this.idem;
+    const records = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, IdempotencyRecord>) : {};
+    const log = readChecksummedLines(this.path(IDEMPOTENCY_LOG));
+    for (const entry of log.values as Array<{ k: string; r?: IdempotencyRecord }>) {
+      if (entry.r) records[entry.k] = entry.r;
+      else delete records[entry.k];
+    }
+    this.idemLogBytes = log.validBytes;
+    this.idem = records;
+    return records;
   }
 
   async recordIdempotency(key: string, resultRef: string | null, result?: unknown): Promise<void> {
     const records = await this.readIdempotency();
     records[key] = { resultRef, at: nowIso(), ...(result !== undefined ? { result } : {}) };
-    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
+    this.appendIdempotency({ k: key, r: records[key] });
   }
 
   async forgetIdempotency(key: string): Promise<void> {
     const records = await this.readIdempotency();
     if (!(key in records)) return;
     delete records[key];
-    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(records, null, 1), true);
+    this.appendIdempotency({ k: key });
+  }
+
+  /** One checksummed line, durable before the step it records is marked done: O(1) per keyed step. */
+  private appendIdempotency(entry: { k: string; r?: IdempotencyRecord }): void {
+    if (this.idemFd === undefined) {
+      this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644);
+      // A torn line of a crashed writer is cut, or this one would be glued to it.
+      if (fstatSync(this.idemFd).size > this.idemLogBytes) ftruncateSync(this.idemFd, this.idemLogBytes);
+    }
+    const line = checksummedLine(JSON.stringify(entry));
+    writeAll(this.idemFd, line);
+    fdatasyncSync(this.idemFd);
+    this.idemLogBytes += Buffer.byteLength(line);
+  }
+
+  /** Folds the idempotency log into idempotency.json (at a full write: rare, so O(keys) there is fine). */
+  private foldIdempotency(): void {
+    if (this.idemLogBytes === 0 || !this.idem) return;
+    writeFileAtomic(this.path("idempotency.json"), JSON.stringify(this.idem, null, 1), true, this.dirFd);
+    ftruncateSync(this.idemFd ?? (this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644)), 0);
+    this.idemLogBytes = 0;
   }
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
@@ -265,9 +407,11 @@ export class FileStore implements Store {
   }
 
   async unlock(): Promise<void> {
-    for (const fd of [this.dirFd, this.eventsFd]) if (fd !== undefined) closeSync(fd);
+    for (const fd of [this.dirFd, this.eventsFd, this.journalFd, this.idemFd]) if (fd !== undefined) closeSync(fd);
     this.dirFd = undefined;
     this.eventsFd = undefined;
+    this.journalFd = undefined;
+    this.idemFd = undefined;
     releaseLock(this.path("lock"));
   }
 }

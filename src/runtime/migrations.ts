@@ -43,13 +43,22 @@ function v0ToV1(old: Record<string, unknown>): Record<string, unknown> {
   });
 }
 
+/**
+ * v1 → v2: the document is unchanged; run directories keep a journal beside state.json
+ * from v2 on. The version bump makes an older planspec refuse such a run instead of
+ * resuming it from the snapshot alone (which may lag the journal) and repeating steps.
+ */
+function v1ToV2(old: Record<string, unknown>): Record<string, unknown> {
+  return { ...old, schemaVersion: 2 };
+}
+
 function clean(o: Record<string, unknown>): Record<string, unknown> {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
   return o;
 }
 
 /** The registry: `migrations[n]` upgrades a version-n state to n + 1. */
-export const migrations: Readonly<Record<number, Migration>> = { 0: v0ToV1 };
+export const migrations: Readonly<Record<number, Migration>> = { 0: v0ToV1, 1: v1ToV2 };
 
 /** A state file that cannot be read as any known version. */
 export class StateError extends Error {

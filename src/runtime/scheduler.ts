@@ -213,7 +213,8 @@ export class Scheduler implements OutputSource {
     const outcome = this.outcome();
     this.state.status = outcome.status;
     this.state.reason = outcome.reason;
-    await this.commit();
+    // A full write: the session ends with a snapshot that people and tools can read alone.
+    await this.commit(true);
     this.opts.emit(outcome.status === "paused" ? "run.paused" : "run.finished", { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
     await this.store.syncEvents();
     return outcome;
@@ -434,11 +435,11 @@ export class Scheduler implements OutputSource {
     this.stop({ status: err instanceof StepTimeoutError ? "terminated" : "failed", reason });
   }
 
-  private async commit(): Promise<void> {
+  private async commit(full = false): Promise<void> {
     this.state.budget.elapsedMs = this.elapsedBefore + (Date.now() - this.sessionStart);
     const dirty = [...this.dirty];
     this.dirty.clear();
-    await this.store.writeState(this.state, dirty);
+    await this.store.writeState(this.state, full ? undefined : dirty);
   }
 
   private outcome(): RunOutcome {

@@ -6,7 +6,7 @@
 import type { PlanIR } from "../ir.js";
 import type { NodeStatus, RunStatus } from "./states.js";
 
-export const STATE_SCHEMA_VERSION = 1;
+export const STATE_SCHEMA_VERSION = 2;
 
 export interface Decision {
   decision: "approved" | "rejected";

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSource } from "../../src/compiler/index.js";
+import { readRunDirState } from "../../src/runtime/file-store.js";
 import type { PlanIR } from "../../src/ir.js";
 import type { RunEvent, RunState } from "../../src/runtime/store.js";
 
@@ -25,7 +26,7 @@ export function writeFile(dir: string, name: string, text: string): string {
 }
 
 export function readState(runDir: string): RunState {
-  return JSON.parse(readFileSync(join(runDir, "state.json"), "utf8")) as RunState;
+  return readRunDirState(runDir).doc as unknown as RunState;
 }
 
 export function readEvents(runDir: string): RunEvent[] {

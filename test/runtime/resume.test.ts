@@ -80,9 +80,30 @@ describe("resume", () => {
     expect(r.migratedFrom).toBe(0);
     expect(r.outcome.status).toBe("done");
     const s = readState(dir);
-    expect(s.schemaVersion).toBe(1);
+    expect(s.schemaVersion).toBe(2);
     expect(s.budget.toolCalls).toBe(3);
     expect(calls(ws)).toEqual(["echo:second", "echo:third"]);
+  });
+
+  it("resumes a run directory of the previous layout (schemaVersion 1, no journal) left mid-step by a killed process", async () => {
+    const { ws, dir } = await finished();
+    // What planspec of the previous release left after SIGKILL inside "second": a whole
+    // checksummed state.json of schemaVersion 1, no journal.
+    const s = readState(dir) as unknown as Record<string, unknown> & { nodes: Record<string, Record<string, unknown>> };
+    s.schemaVersion = 1;
+    s.status = "running";
+    s.nodes.second = { status: "running", attempts: 1, startedAt: s.createdAt };
+    s.nodes.third = { status: "pending", attempts: 0 };
+    const { createHash } = await import("node:crypto");
+    const body = JSON.stringify(s).slice(0, -1);
+    writeFileSync(join(dir, "state.json"), `${body},"checksum":"${createHash("sha256").update(`${body}}`).digest("hex")}"}\n`);
+    rmSync(join(dir, "journal.jsonl"), { force: true });
+    const r = await resumeRun(dir);
+    expect(r.migratedFrom).toBe(1);
+    expect(r.outcome.status).toBe("done");
+    expect(calls(ws)).toEqual(["echo:second", "echo:third", "echo:second", "echo:third"]);
+    expect(readState(dir)).toMatchObject({ schemaVersion: 2, status: "done" });
+    expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).schemaVersion).toBe(2);
   });
 
   it("rejects a state file that is not valid after migration", async () => {

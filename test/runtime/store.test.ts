@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileStore } from "../../src/runtime/file-store.js";
+import { FileStore, readRunDirState } from "../../src/runtime/file-store.js";
 import { acquireLock, releaseLock } from "../../src/runtime/lock.js";
 import { LockHeldError, type RunState } from "../../src/runtime/store.js";
 import { tempDir } from "./helpers.js";
@@ -13,7 +13,7 @@ function state(n: number): RunState {
   const nodes: RunState["nodes"] = {};
   for (let i = 0; i < n; i++) nodes[`s${i}`] = { status: "pending", attempts: 0 };
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     stateVersion: 0,
     runId: "r",
     planHash: "0".repeat(64),
@@ -28,14 +28,15 @@ function state(n: number): RunState {
 }
 
 describe("FileStore", () => {
-  it("writes state.json atomically with stateVersion +1 per write, re-serialising only dirty nodes", async () => {
+  it("writes state.json atomically, then journals dirty nodes, stateVersion +1 per write", async () => {
     const dir = tempDir();
     const store = new FileStore(dir, "r");
     const s = state(3);
     await store.writeState(s);
     s.nodes.s1!.status = "running";
     await store.writeState(s, ["s1"]);
-    const onDisk = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState;
+    expect((JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState).stateVersion).toBe(1);
+    const onDisk = readRunDirState(dir).doc as unknown as RunState;
     expect(onDisk.stateVersion).toBe(2);
     expect(onDisk.nodes.s1!.status).toBe("running");
     expect(Object.keys(onDisk.nodes)).toEqual(["s0", "s1", "s2"]);
@@ -81,7 +82,7 @@ describe("FileStore", () => {
     expect(again.k1!.resultRef).toBe("artifacts/x.json");
   });
 
-  it("state.json always parses when the writer is killed with SIGKILL mid-loop", async () => {
+  it("the state always reads back when the writer is killed with SIGKILL mid-loop", async () => {
     const dir = tempDir();
     const script = `
       import { FileStore } from ${JSON.stringify(join(root, "dist/runtime/file-store.js"))};
@@ -97,7 +98,7 @@ describe("FileStore", () => {
       await new Promise((r) => setTimeout(r, 150 + round * 70));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
-      const parsed = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState;
+      const parsed = readRunDirState(dir, () => ({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true })).doc as unknown as RunState;
       expect(Object.keys(parsed.nodes)).toHaveLength(2000);
       expect(parsed.stateVersion).toBeGreaterThan(0);
     }

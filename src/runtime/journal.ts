@@ -1,0 +1,141 @@
+/**
+ * The run directory's state journal (`journal.jsonl`): the transitions written since the
+ * last snapshot (`state.json`). A step's transition costs one small append and one
+ * `fdatasync` instead of a rewrite of the whole state, so a write is O(changed nodes)
+ * and the bytes written per step stay flat however long the plan.
+ *
+ * A record is one line: the JSON of `{ v, h, n, i? }` — the state version it produces,
+ * the state's head (everything but `nodes` and `inputs`), the nodes that changed, and
+ * the inputs when they changed — then a space and the sha256 of that JSON. Records
+ * follow the snapshot's `stateVersion` one by one; a record at or below it is left
+ * over from a crash between a snapshot and the journal's truncation and is skipped.
+ *
+ * A torn last line (a crash mid-append: no newline, or a checksum that does not match)
+ * never reached `fdatasync`, so no tool ran after it: it is dropped. A bad line anywhere
+ * else, a gap in the versions or a record of another plan is damage or an edit, and the
+ * run is refused like an edited state.json.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { sha256Hex } from "./atomic.js";
+import { IntegrityError } from "./store.js";
+
+export const JOURNAL_FILE = "journal.jsonl";
+
+/** What one record carries. */
+export interface JournalRecord {
+  v: number;
+  h: Record<string, unknown>;
+  n: Record<string, unknown>;
+  i?: Record<string, unknown>;
+}
+
+/** The journal's valid records and the byte length they end at (what a writer keeps). */
+export interface JournalTail {
+  records: JournalRecord[];
+  validBytes: number;
+  /** Bytes after `validBytes`: a torn last record. */
+  tornBytes: number;
+}
+
+const HASH_LEN = 64;
+
+/** A checksummed line: the JSON, a space, its sha256. */
+export function checksummedLine(json: string): string {
+  return `${json} ${sha256Hex(json)}\n`;
+}
+
+/**
+ * One record's line. `nodesJson` is the inside of the `n` object (`"id":{...},...`),
+ * already serialised by the caller, which keeps the same fragments for the snapshot.
+ */
+export function encodeRecord(v: number, head: Record<string, unknown>, nodesJson: string, inputsJson?: string): string {
+  return checksummedLine(`{"v":${v},"h":${JSON.stringify(head)},"n":{${nodesJson}}${inputsJson !== undefined ? `,"i":${inputsJson}` : ""}}`);
+}
+
+/** The values of a file of checksummed lines, and where the valid ones end. */
+export interface ChecksummedLines {
+  values: unknown[];
+  validBytes: number;
+  /** Bytes of a torn last line (a crash mid-append), dropped. */
+  tornBytes: number;
+}
+
+/**
+ * Reads a file of checksummed lines. Only the last line may be torn (no newline, or a
+ * checksum that does not match): it is dropped. A bad line before it is an
+ * `IntegrityError` naming the file and line.
+ */
+export function readChecksummedLines(file: string): ChecksummedLines {
+  if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
+  const buf = readFileSync(file);
+  const values: unknown[] = [];
+  let start = 0;
+  for (let line = 1; start < buf.length; line++) {
+    const nl = buf.indexOf(10, start);
+    const end = nl === -1 ? buf.length : nl;
+    const value = decodeLine(buf.toString("utf8", start, end));
+    if (value === undefined) {
+      if (nl === -1 || nl === buf.length - 1) return { values, validBytes: start, tornBytes: buf.length - start };
+      throw damaged(file, line, "its checksum does not match");
+    }
+    values.push(value);
+    // Complete and checksummed, only its newline is missing: the line was written whole.
+    if (nl === -1) return { values, validBytes: start, tornBytes: buf.length - start };
+    start = nl + 1;
+  }
+  return { values, validBytes: buf.length, tornBytes: 0 };
+}
+
+export function damaged(file: string, line: number, why: string): IntegrityError {
+  return new IntegrityError(`${file} is damaged or was edited outside planspec (line ${line}: ${why}); restore it, or start a new run`);
+}
+
+/**
+ * Reads the records that follow a snapshot at `snapshotVersion` of plan `planHash`.
+ * Throws an `IntegrityError` (naming the file and line) for damage before the tail.
+ */
+export function readJournal(file: string, snapshotVersion: number, planHash: string): JournalTail {
+  const { values, validBytes, tornBytes } = readChecksummedLines(file);
+  const records: JournalRecord[] = [];
+  let expected = snapshotVersion + 1;
+  values.forEach((value, i) => {
+    const r = value as JournalRecord;
+    if (typeof r?.v !== "number" || !r.h || typeof r.h !== "object" || !r.n || typeof r.n !== "object") throw damaged(file, i + 1, "not a state record");
+    // Left over from before the snapshot (a crash between its rename and the journal's truncation).
+    if (r.v < expected) return;
+    if (r.v !== expected) throw damaged(file, i + 1, `state version ${r.v} follows ${expected - 1}`);
+    if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+    records.push(r);
+    expected++;
+  });
+  return { records, validBytes, tornBytes };
+}
+
+function decodeLine(text: string): unknown {
+  if (text.length <= HASH_LEN + 1 || text[text.length - HASH_LEN - 1] !== " ") return undefined;
+  const json = text.slice(0, -HASH_LEN - 1);
+  return sha256Hex(json) === text.slice(-HASH_LEN) ? (JSON.parse(json) as unknown) : undefined;
+}
+
+/**
+ * Applies records to a snapshot document in place of its head, inputs and nodes. Keys
+ * keep the snapshot's order, so a replayed state reads like a rewritten one.
+ */
+export function applyRecords(doc: Record<string, unknown>, records: readonly JournalRecord[]): Record<string, unknown> {
+  if (records.length === 0) return doc;
+  const nodes = doc.nodes as Record<string, unknown>;
+  let inputs = doc.inputs;
+  for (const r of records) {
+    for (const [id, st] of Object.entries(r.n)) nodes[id] = st;
+    if (r.i !== undefined) inputs = r.i;
+  }
+  const head = records[records.length - 1]!.h;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(doc)) {
+    if (k === "nodes") out.nodes = nodes;
+    else if (k === "inputs") out.inputs = inputs;
+    else if (k in head) out[k] = head[k];
+  }
+  for (const [k, v] of Object.entries(head)) if (!(k in out)) out[k] = v;
+  return out;
+}

@@ -1,0 +1,241 @@
+/**
+ * The run directory's state journal: a transition is one checksummed append, readers
+ * replay snapshot + journal, a torn tail is dropped, damage is refused, and a writer
+ * killed with SIGKILL mid-append or mid-compaction leaves a state that reads back with
+ * every acknowledged write in it.
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync, copyFileSync, existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileStore, readRunDirState } from "../../src/runtime/file-store.js";
+import { IntegrityError, type RunState } from "../../src/runtime/store.js";
+import { tempDir } from "./helpers.js";
+
+const root = join(import.meta.dirname, "../..");
+
+function state(n: number): RunState {
+  const nodes: RunState["nodes"] = {};
+  for (let i = 0; i < n; i++) nodes[`s${i}`] = { status: "pending", attempts: 0 };
+  const now = new Date().toISOString();
+  return { schemaVersion: 2, stateVersion: 0, runId: "r", planHash: "a".repeat(64), revision: 0, status: "running", createdAt: now, updatedAt: now, inputs: { topic: "x" }, nodes, budget: { toolCalls: 0, startedAt: now, elapsedMs: 0 } };
+}
+
+const merged = (dir: string) => readRunDirState(dir).doc as unknown as RunState;
+const journal = (dir: string) => join(dir, "journal.jsonl");
+/** Bytes this process has handed to write(2) so far (Linux). */
+const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+
+async function started(n: number): Promise<{ dir: string; store: FileStore; s: RunState }> {
+  const dir = tempDir();
+  const store = new FileStore(dir, "r");
+  writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true }));
+  const s = state(n);
+  await store.writeState(s);
+  return { dir, store, s };
+}
+
+describe("state journal", () => {
+  it("a transition writes O(changed nodes) bytes, not the whole state, and readers see it", async () => {
+    const { dir, store, s } = await started(2000);
+    const snapshot = statSync(join(dir, "state.json")).size;
+    const before = wchar();
+    for (let i = 0; i < 400; i++) {
+      const id = `s${i}`;
+      s.nodes[id]!.status = "done";
+      s.budget.toolCalls++;
+      await store.writeState(s, [id]);
+    }
+    const perWrite = (wchar() - before) / 400;
+    // The snapshot is ~70 KB; a record is a node and the head (~400 B). Compaction
+    // (journal past the snapshot) adds at most one snapshot per snapshot's worth of records.
+    expect(snapshot).toBeGreaterThan(50_000);
+    expect(perWrite).toBeLessThan(1500);
+    const st = merged(dir);
+    expect(st.stateVersion).toBe(401);
+    expect(st.budget.toolCalls).toBe(400);
+    expect(Object.values(st.nodes).filter((n) => n.status === "done")).toHaveLength(400);
+    expect(Object.keys(st.nodes).slice(0, 3)).toEqual(["s0", "s1", "s2"]);
+    expect(st.inputs).toEqual({ topic: "x" });
+  });
+
+  it("a full write (start, end of session, decision) folds the journal into state.json", async () => {
+    const { dir, store, s } = await started(10);
+    s.nodes.s1!.status = "running";
+    await store.writeState(s, ["s1"]);
+    expect(readFileSync(journal(dir), "utf8").split("\n").filter(Boolean)).toHaveLength(1);
+    // state.json alone still shows the snapshot; the merged read shows the record.
+    expect((JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState).nodes.s1!.status).toBe("pending");
+    expect(merged(dir).nodes.s1!.status).toBe("running");
+    s.nodes.s1!.status = "done";
+    s.status = "done";
+    await store.writeState(s);
+    expect(readFileSync(journal(dir), "utf8")).toBe("");
+    const snap = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState;
+    expect(snap).toMatchObject({ stateVersion: 3, status: "done" });
+    expect(snap.nodes.s1!.status).toBe("done");
+  });
+
+  it("drops a torn last record at every byte it can be cut at, and the next writer appends cleanly", async () => {
+    const { dir, store, s } = await started(5);
+    s.nodes.s0!.status = "running";
+    await store.writeState(s, ["s0"]);
+    const good = readFileSync(journal(dir));
+    s.nodes.s0!.status = "done";
+    s.nodes.s1!.status = "running";
+    await store.writeState(s, ["s0", "s1"]);
+    await store.unlock();
+    const full = readFileSync(journal(dir));
+    for (let cut = good.length; cut < full.length; cut++) {
+      writeFileSync(journal(dir), full.subarray(0, cut));
+      const r = readRunDirState(dir);
+      const st = r.doc as unknown as RunState;
+      // Cut anywhere before the record's newline: the record is gone, the one before it stands.
+      if (cut < full.length - 1) {
+        expect(st.stateVersion, `cut at ${cut}`).toBe(2);
+        expect(st.nodes.s1!.status).toBe("pending");
+        expect(r.tornBytes).toBe(cut - good.length);
+      } else {
+        expect(st.stateVersion).toBe(3);
+      }
+    }
+    // A new session after a torn tail: its first write folds everything into a snapshot.
+    writeFileSync(journal(dir), full.subarray(0, full.length - 20));
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    st.nodes.s2!.status = "running";
+    await next.writeState(st, ["s2"]);
+    st.nodes.s2!.status = "done";
+    await next.writeState(st, ["s2"]);
+    const after = merged(dir);
+    expect(after.stateVersion).toBe(4);
+    expect(after.nodes.s1!.status).toBe("pending");
+    expect(after.nodes.s2!.status).toBe("done");
+  });
+
+  it("a record damaged before the tail, a gap in versions or another plan's record is refused", async () => {
+    const { dir, store, s } = await started(5);
+    for (const id of ["s0", "s1", "s2"]) {
+      s.nodes[id]!.status = "done";
+      await store.writeState(s, [id]);
+    }
+    const lines = readFileSync(journal(dir), "utf8").split("\n").filter(Boolean);
+    expect(lines).toHaveLength(3);
+    const attempt = (text: string) => {
+      writeFileSync(journal(dir), text);
+      return () => readRunDirState(dir);
+    };
+    // An edit inside the first record (its checksum no longer matches).
+    expect(attempt([lines[0]!.replace('"done"', '"pending"'), lines[1], lines[2], ""].join("\n"))).toThrow(/journal\.jsonl is damaged or was edited.*line 1/);
+    // A record removed from the middle.
+    expect(attempt([lines[0], lines[2], ""].join("\n"))).toThrow(/line 2: state version 4 follows 2/);
+    // A well-formed record of another plan, checksum recomputed.
+    const json = lines[2]!.slice(0, -65).replace("a".repeat(64), "b".repeat(64));
+    const { createHash } = await import("node:crypto");
+    const forged = `${json} ${createHash("sha256").update(json).digest("hex")}`;
+    expect(attempt([lines[0], lines[1], forged, ""].join("\n"))).toThrow(IntegrityError);
+    expect(attempt([lines[0], lines[1], forged, ""].join("\n"))).toThrow(/a record of plan bbbbbbbbbbbb/);
+  });
+
+  it("records left over from a crash between a snapshot and the journal's truncation are skipped", async () => {
+    const { dir, store, s } = await started(5);
+    s.nodes.s0!.status = "done";
+    await store.writeState(s, ["s0"]);
+    copyFileSync(journal(dir), `${journal(dir)}.old`);
+    s.nodes.s1!.status = "done";
+    await store.writeState(s);
+    // As if the process died after renaming state.json but before emptying the journal.
+    copyFileSync(`${journal(dir)}.old`, journal(dir));
+    const st = merged(dir);
+    expect(st.stateVersion).toBe(3);
+    expect(st.nodes.s0!.status).toBe("done");
+    expect(st.nodes.s1!.status).toBe("done");
+  });
+
+  it("the journal is compacted once it outgrows the snapshot, so the run directory stays small", async () => {
+    const { dir, store, s } = await started(200);
+    const snapshot = statSync(join(dir, "state.json")).size;
+    for (let i = 0; i < 3000; i++) {
+      const id = `s${i % 200}`;
+      s.nodes[id]!.attempts++;
+      await store.writeState(s, [id]);
+      expect(statSync(journal(dir)).size).toBeLessThanOrEqual(Math.max(snapshot * 1.2, 16 * 1024) + 1024);
+    }
+    expect(merged(dir).nodes.s7!.attempts).toBe(15);
+    expect(merged(dir).stateVersion).toBe(3001);
+  });
+
+  it("a writer killed with SIGKILL mid-append or mid-compaction loses no acknowledged write", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true }));
+    // Nodes with long errors make a ~1.5 MB snapshot, so a compaction takes long enough to be hit.
+    const script = `
+      import { FileStore } from ${JSON.stringify(join(root, "dist/runtime/file-store.js"))};
+      import { existsSync } from "node:fs";
+      const store = new FileStore(${JSON.stringify(dir)}, "r");
+      let s;
+      if (existsSync(${JSON.stringify(join(dir, "state.json"))})) s = await store.readStateRaw();
+      else { s = ${JSON.stringify(state(3000))}; for (const n of Object.values(s.nodes)) n.lastError = "e".repeat(400); }
+      await store.writeState(s);
+      process.stdout.write("v" + s.stateVersion + "\\n");
+      for (let i = 0; ; i++) {
+        const id = "s" + (i * 7 % 3000);
+        s.nodes[id].attempts++;
+        await store.writeState(s, [id]);
+        process.stdout.write("v" + s.stateVersion + "\\n");
+      }
+    `;
+    let midCompaction = 0;
+    let midAppends = 0;
+    let acked = 0;
+    for (let round = 0; round < 80; round++) {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      // Kill times spread over start-up, the session's first (full) write and its appends.
+      const first = new Promise<void>((res) => child.stdout.once("data", () => res()));
+      await (round % 2 === 0 ? first : new Promise((r) => setTimeout(r, 60 + ((round * 53) % 300))));
+      if (round % 2 === 0) await new Promise((r) => setTimeout(r, (round * 37) % 150));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      // A temp snapshot left behind: the kill landed inside a compaction.
+      if (readdirSync(dir).some((f) => f.startsWith(".state.json.") && f.endsWith(".tmp"))) midCompaction++;
+      if (existsSync(journal(dir)) && statSync(journal(dir)).size > 0) midAppends++;
+      const versions = [...out.matchAll(/v(\d+)\n/g)].map((m) => Number(m[1]));
+      acked = versions[versions.length - 1] ?? acked;
+      const st = merged(dir);
+      // Everything the writer was told is durable is there (a write in flight may be too).
+      expect(st.stateVersion).toBeGreaterThanOrEqual(acked);
+      expect(Object.keys(st.nodes)).toHaveLength(3000);
+      const attempts = Object.values(st.nodes).reduce((a, n) => a + n.attempts, 0);
+      // One attempt per dirty write; the first write of each session is a full one.
+      expect(attempts).toBeGreaterThanOrEqual(acked - 2 * (round + 1));
+      if (midCompaction > 0 && midAppends > 0 && round >= 10) break;
+    }
+    expect(midCompaction).toBeGreaterThan(0);
+    expect(midAppends).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("run directories of the previous layout", () => {
+  it("a state.json without a journal reads as before, and its next dirty write starts one", async () => {
+    const dir = tempDir();
+    const s = state(3);
+    s.schemaVersion = 1;
+    s.stateVersion = 7;
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1 }));
+    writeFileSync(join(dir, "state.json"), JSON.stringify(s));
+    expect(existsSync(journal(dir))).toBe(false);
+    const store = new FileStore(dir, "r");
+    const read = (await store.readStateRaw()) as RunState;
+    expect(read.stateVersion).toBe(7);
+    await store.writeState(read);
+    read.nodes.s0!.status = "done";
+    await store.writeState(read, ["s0"]);
+    appendFileSync(join(dir, "events.jsonl"), "");
+    expect(merged(dir).nodes.s0!.status).toBe("done");
+    expect(JSON.parse(readFileSync(join(dir, "config.json"), "utf8")).stateChecksum).toBe(true);
+    truncateSync(journal(dir), 0);
+    expect(merged(dir).stateVersion).toBe(8);
+  });
+});
