@@ -47,8 +47,9 @@ function note(node: IRNode, st: NodeState): string {
 /** Rows of the status table, header first. */
 export function statusTable(plan: PlanIR, state: RunState): string[][] {
   const rows = [["STEP", "STATUS", "ATTEMPTS", "RISK", "TOOL", "TIME", "NOTE"]];
+  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
   for (const id of plan.order) {
-    const node = plan.nodes.find((n) => n.id === id);
+    const node = byId.get(id);
     const st = state.nodes[id];
     if (!node || !st) continue;
     rows.push([id, st.status, String(st.attempts), node.risk, node.tool ?? "-", duration(st), note(node, st)]);
