@@ -1,8 +1,10 @@
 /**
  * Text helpers shared by lint rules: content words of goals and criteria, and a
- * canonical form of `with` arguments for duplicate detection. Pure functions over IR
- * values; nothing here knows about positions.
+ * canonical form of `with` arguments for duplicate detection, and what expressions read
+ * (through the compiler's own expression parser). Pure functions over IR values; nothing
+ * here knows about positions.
  */
+import { parseExpression, references, type Reference } from "../compiler/expr/index.js";
 import { type IRNode, type Value, isExprValue, isTemplateValue } from "../ir.js";
 
 // Function words plus the filler planners put in every goal ("the task", "step"); what is
@@ -174,54 +176,25 @@ export function literalStrings(
   }
 }
 
-const STRING_LITERAL = /'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g;
-// A name not preceded by `.` (a property) or by a word/`-` character (the tail of a
-// hyphenated id or a number), and not followed by `(` (a function).
-const ROOT_NAME = /(^|[^.\w-])([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/g;
-
-/**
- * The root names an expression reads (`inputs`, `steps`, `output`, `run`, `item`),
- * ignoring string literals, property names after `.` and function names.
- */
-export function expressionRoots(expr: string): Set<string> {
-  const code = expr.replace(STRING_LITERAL, '""');
-  const out = new Set<string>();
-  for (const m of code.matchAll(ROOT_NAME)) {
-    const name = m[2]!;
-    if (name !== "true" && name !== "false" && name !== "null") out.add(name);
-  }
-  return out;
+/** The references of an expression, read by the compiler's parser (none when it does not parse: the compiler reported it). */
+function referencesOf(expr: string): Reference[] {
+  const { ast } = parseExpression(expr);
+  return ast ? references(ast) : [];
 }
 
-const INPUT_REF = /\binputs\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\])/g;
+/**
+ * The root names an expression reads (`inputs`, `steps`, `output`, `run`, `item`):
+ * not string literals, property names after `.` or function names.
+ */
+export function expressionRoots(expr: string): Set<string> {
+  return new Set(referencesOf(expr).map((r) => r.root));
+}
 
 /** Names of the inputs an expression reads: `inputs.x` and `inputs["x"]`. */
 export function inputReferences(expr: string): string[] {
-  // A string literal that merely mentions "inputs.x" is not a reference.
   const out: string[] = [];
-  for (const m of expr.matchAll(INPUT_REF)) {
-    const before = expr.slice(0, m.index);
-    if (insideString(before)) continue;
-    const name = m[1] ?? m[2] ?? m[3];
-    if (name) out.push(name);
-  }
+  for (const r of referencesOf(expr)) if (r.root === "inputs" && typeof r.path[0] === "string") out.push(r.path[0]);
   return out;
-}
-
-// True when an odd number of unescaped quotes of one kind precede the match: the match
-// sits inside a string literal.
-function insideString(prefix: string): boolean {
-  let quote: string | undefined;
-  for (let i = 0; i < prefix.length; i++) {
-    const ch = prefix[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = undefined;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-    }
-  }
-  return quote !== undefined;
 }
 
 /** Joins ids as a readable list: `"a", "b" and "c"`. */
