@@ -42,21 +42,18 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const { resumeRun } = await import("../runtime/run.js");
-        const { gateRun } = await import("../runtime/gated.js");
+        const { recordedGate } = await import("../runtime/gated.js");
+        const { GateError } = await import("../lint/gate.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io, useColor(program, io, "stderr"));
         try {
-          // A run started with the gate overridden was the operator's decision: gateRun says so with undefined.
-          const verdict = opts.lintGate ? await gateRun(opened.store, io.cwd) : undefined;
-          if (verdict) {
-            const gated = await printGate(verdict, `resume ${dir}`, io, useColor(program, io, "stderr"));
-            if (typeof gated === "number") return gated;
-          }
           const r = await resumeRun(opened.store, {
             env: io.env,
             onEvent: p.onEvent,
             afterStateWrite: faultHook(io.env),
             rerunInterrupted: opts.rerunInterrupted === true,
+            // A run started with the gate overridden was the operator's decision: the gate says so with undefined.
+            ...(opts.lintGate ? { gate: recordedGate(io.cwd) } : {}),
             inputs: parseInputPairs(opts.input),
             ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
             ...(concurrency !== undefined ? { concurrency } : {}),
@@ -71,6 +68,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
           return await report(io, r);
         } catch (err) {
           p.end();
+          if (err instanceof GateError) return printGate(err.result, `resume ${dir}`, io, useColor(program, io, "stderr")) as Promise<number>;
           return userError(err);
         } finally {
           await opened.close();

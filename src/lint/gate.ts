@@ -6,6 +6,9 @@
  * too. An IR carries no comments or extension keys, so nothing in it can suppress a
  * finding.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { compileFile, validateIRFile, type CompileOptions, type CompileResult } from "../compiler/index.js";
 import type { Diagnostic } from "../diagnostic.js";
 import type { PlanIR } from "../ir.js";
@@ -27,6 +30,8 @@ export interface GateResult {
   errors: Diagnostic[];
   /** What was linted: its `sources` give code frames for the errors. */
   compiled: CompileResult;
+  /** For a recorded plan that passed: its verdict key (`gateKey`), which a run keeps so the next resume may skip the lint. */
+  key?: string;
 }
 
 /** A plan the gate refused, thrown by `run` and `resume` of the library; `result.errors` say where and why. */
@@ -75,13 +80,37 @@ export function gate(plan: string | CompileResult | PlanIR, opts: GateOptions = 
  * A run's recorded plan, gated as `run` gated it: through its plan file while that still
  * compiles to the same plan (so the file's reasoned suppressions hold), else as the IR.
  */
-export function gateRecorded(plan: PlanIR, planFile: string | undefined, opts: Pick<GateOptions, "cwd"> = {}): GateResult {
+export function gateRecorded(plan: PlanIR, planFile: string | undefined, opts: Pick<GateOptions, "cwd"> & { passed?: string } = {}): GateResult {
+  const key = gateKey(plan, planFile, opts.cwd);
+  // The same plan, the same plan file, the same rules: the verdict cannot have changed.
+  if (opts.passed === key) return { ir: plan, errors: [], compiled: irResult(plan), key };
+  let result: GateResult | undefined;
   if (planFile !== undefined && !isIRFile(planFile)) {
     const compiled = compileFile(planFile, opts.cwd !== undefined ? { cwd: opts.cwd } : {});
-    if (compiled.ir?.planHash === plan.planHash) return lintGate(compiled, plan, true);
+    if (compiled.ir?.planHash === plan.planHash) result = lintGate(compiled, plan, true);
   }
-  return lintGate(irResult(plan), plan, false);
+  result ??= lintGate(irResult(plan), plan, false);
+  return result.ir ? { ...result, key } : result;
 }
+
+/**
+ * What a recorded plan's verdict depends on: planspec's version (its rules), the plan and
+ * the bytes of the plan file it was started from (its suppressions), or `ir` when there
+ * is none to read.
+ */
+export function gateKey(plan: PlanIR, planFile: string | undefined, cwd = process.cwd()): string {
+  let source = "ir";
+  if (planFile !== undefined && !isIRFile(planFile)) {
+    try {
+      source = createHash("sha256").update(readFileSync(resolve(cwd, planFile))).digest("hex");
+    } catch {
+      // The plan file is gone: the recorded IR is what gets linted.
+    }
+  }
+  return `${PLANSPEC_VERSION} ${plan.planHash} ${source}`;
+}
+
+const PLANSPEC_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** The one-line message of a refusal: `refusing to ACTION: lint found N errors`. */
 export function refusal(action: string, result: GateResult): string {

@@ -7,7 +7,7 @@
 import type { PlanIR } from "../ir.js";
 import { gate, gateRecorded, GateError, irResult, loadPlanFile, refusal, type GateResult } from "../lint/gate.js";
 import { loadRun, openRun, readRunConfig, resumeRun, startRun, type ResumeOptions, type SessionResult, type StartOptions } from "./run.js";
-import type { Store } from "./store.js";
+import type { RunConfig, RunState, Store } from "./store.js";
 
 export interface RunOptions extends Omit<StartOptions, "plan" | "cwd" | "inputs" | "toolModules"> {
   /** A compiled plan, or a plan file (`*.plan.yaml|json`, or an `*.ir.json`) relative to `cwd`. */
@@ -47,27 +47,28 @@ export async function runPlan(opts: RunOptions): Promise<SessionResult> {
   });
 }
 
-/** Gates the run's recorded plan (unless overridden), then resumes it; throws `GateError` for a refused plan. */
+/** Gates the run's recorded plan (unless overridden) under the run's lock, then resumes it; throws `GateError` for a refused plan. */
 export async function resumePlan(run: string | Store, opts: GatedResumeOptions = {}): Promise<SessionResult> {
   const { lintGate, ...rest } = opts;
   const store = typeof run === "string" ? openRun(run) : run;
-  if (lintGate !== false) {
-    const verdict = await gateRun(store);
-    if (verdict && !verdict.ir) throw new GateError(refusal(`resume ${store.location}`, verdict), verdict);
-  }
-  return resumeRun(store, rest);
+  return resumeRun(store, lintGate === false ? rest : { ...rest, gate: recordedGate() });
 }
 
 /**
  * The gate a run about to resume passes: its recorded plan, linted as `run` linted it
- * (through the plan file it was started from while that still compiles to the same plan).
+ * (through the plan file it was started from while that still compiles to the same plan),
+ * or trusted when the run kept a verdict for this plan, file and planspec version.
  * Undefined when the run was started with the gate overridden: the operator's decision.
  */
+export function recordedGate(cwd = process.cwd()): (plan: PlanIR, state: RunState, config: RunConfig) => GateResult | undefined {
+  return (plan, state, config) => (config.lintGate === false ? undefined : gateRecorded(plan, config.planFile, { cwd, ...(state.gate !== undefined ? { passed: state.gate } : {}) }));
+}
+
+/** Whether a run's recorded plan would pass the gate now, without resuming it (undefined: the gate was overridden). */
 export async function gateRun(store: Store, cwd = process.cwd()): Promise<GateResult | undefined> {
   const config = await readRunConfig(store);
-  if (config.lintGate === false) return undefined;
-  const { plan } = await loadRun(store);
-  return gateRecorded(plan, config.planFile, { cwd });
+  const { plan, state } = await loadRun(store);
+  return recordedGate(cwd)(plan, state, config);
 }
 
 /** A plan without the gate: compiled or validated when it is a file, else as given. */

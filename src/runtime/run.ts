@@ -16,6 +16,7 @@ import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, 
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { planHash } from "../compiler/canonical.js";
+import { GateError, refusal, type GateResult } from "../lint/gate.js";
 import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { McpPool } from "./mcp/pool.js";
 import { mcpTools } from "./mcp/tools.js";
@@ -214,6 +215,12 @@ export interface ResumeOptions extends SessionOptions {
   rerunInterrupted?: boolean;
   /** Changed input values: steps that read them (and their descendants) run again. */
   inputs?: Record<string, unknown>;
+  /**
+   * The lint gate, applied to the recorded plan once the run is locked and loaded (so no
+   * revision can slip in between): a refusal throws `GateError`; the key of a verdict that
+   * passed is kept in the state, so the next resume of the same plan need not lint it again.
+   */
+  gate?: (plan: PlanIR, state: RunState, config: RunConfig) => GateResult | undefined;
 }
 
 /** Opens an existing run directory as a store (checks that it holds a run). */
@@ -285,12 +292,16 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   let tools: SessionTools | undefined;
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
+    const config = await readRunConfig(store);
+    const verdict = opts.gate?.(plan, state, config);
+    if (verdict && !verdict.ir) throw new GateError(refusal(`resume ${dir}`, verdict), verdict);
+    const newVerdict = verdict?.key !== undefined && verdict.key !== state.gate;
+    if (verdict?.key !== undefined) state.gate = verdict.key;
     const env = opts.env ?? process.env;
     // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
     const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
     requireSecretInputs(plan, state.inputs, given);
     const secrets = planSecrets(plan, env);
-    const config = await readRunConfig(store);
     const modules = opts.toolModules ?? config.toolModules;
     let changed: Set<string> | undefined;
     if (Object.keys(given).length > 0) {
@@ -306,7 +317,10 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
-    if (state.status === "done" && report.reset.length === 0) return { ...base, outcome: { status: "done" } };
+    if (state.status === "done" && report.reset.length === 0) {
+      if (newVerdict) await sink.writeState(state);
+      return { ...base, outcome: { status: "done" } };
+    }
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
       state.status = "paused";

@@ -66,6 +66,12 @@ export interface RunState {
   updatedAt: string;
   inputs: Record<string, unknown>;
   nodes: Record<string, NodeState>;
+  /**
+   * The lint verdict the run's recorded plan passed (`gateKey`): planspec's version, the
+   * plan hash and a hash of the plan file. While it still matches, `resume` need not lint
+   * the same plan with the same rules again.
+   */
+  gate?: string;
   /** `elapsedMs`: active time of earlier sessions, so time paused for approval does not count against run_timeout. */
   budget: { toolCalls: number; startedAt: string; elapsedMs: number };
 }

@@ -3,11 +3,12 @@
  * the errors and their sources; suppressions count only when written in a plan file and
  * inline config is on; a recorded plan is gated through its file while that still matches.
  */
-import { writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileFile } from "../../src/compiler/index.js";
-import { gate, gateRecorded, refusal } from "../../src/lint/gate.js";
+import { gate, gateKey, gateRecorded, refusal } from "../../src/lint/gate.js";
 import { BAD, CLEAN, IDEMPOTENCY, workspace } from "../cli/lint-fixtures.js";
 
 const SUPPRESSED = BAD.replace("  send_mail:\n", `  # planspec-disable-next-line ${IDEMPOTENCY} -- approved by the security team\n  send_mail:\n`);
@@ -62,5 +63,27 @@ describe("gate", () => {
     writeFileSync(file, SUPPRESSED.replace("Read the input file from the workspace", "Read the input file"));
     expect(gateRecorded(recorded, file).refused).toBe("lint");
     expect(gateRecorded(recorded, undefined).refused).toBe("lint");
+  });
+
+  it("a recorded verdict is trusted only for the same planspec version, plan and plan file bytes", () => {
+    const dir = workspace({ "b.plan.yaml": BAD, "c.plan.yaml": CLEAN });
+    const bad = compileFile("b.plan.yaml", { cwd: dir }).ir!;
+    // Linted, a bad recorded plan is refused and carries no key.
+    const refused = gateRecorded(bad, "b.plan.yaml", { cwd: dir });
+    expect(refused.refused).toBe("lint");
+    expect(refused.key).toBeUndefined();
+    const version = (JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string }).version;
+    const key = gateKey(bad, "b.plan.yaml", dir);
+    const sha = createHash("sha256").update(readFileSync(join(dir, "b.plan.yaml"))).digest("hex");
+    expect(key).toBe(`${version} ${bad.planHash} ${sha}`);
+    // A verdict for exactly this plan, file and version is not linted again...
+    expect(gateRecorded(bad, "b.plan.yaml", { cwd: dir, passed: key }).ir).toBe(bad);
+    // ...one of another planspec version, or of other plan-file bytes, is.
+    expect(gateRecorded(bad, "b.plan.yaml", { cwd: dir, passed: key.replace(version, "0.0.0-old") }).refused).toBe("lint");
+    writeFileSync(join(dir, "b.plan.yaml"), `${BAD}# a comment changes the bytes\n`);
+    expect(gateRecorded(bad, "b.plan.yaml", { cwd: dir, passed: key }).refused).toBe("lint");
+    // A clean plan that passes carries the key a run keeps.
+    const clean = compileFile("c.plan.yaml", { cwd: dir }).ir!;
+    expect(gateRecorded(clean, "c.plan.yaml", { cwd: dir }).key).toBe(gateKey(clean, "c.plan.yaml", dir));
   });
 });

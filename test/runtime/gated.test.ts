@@ -6,9 +6,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/lint/gate.js";
+import { GateError, gateKey } from "../../src/lint/gate.js";
+import { readRunDirState } from "../../src/runtime/file-store.js";
+import type { PlanIR } from "../../src/ir.js";
 import { resumePlan, runPlan } from "../../src/runtime/gated.js";
 import { BAD, CLEAN, IDEMPOTENCY, workspace } from "../cli/lint-fixtures.js";
+
+const loadedPlan = (runDir: string) => JSON.parse(readFileSync(join(runDir, "plan.ir.json"), "utf8")) as PlanIR;
 
 const MAIL = "export default { 'mail.send': { risk: 'external', run: async () => ({ id: 1 }) } };\n";
 const SUPPRESSED = BAD.replace("  send_mail:\n", `  # planspec-disable-next-line ${IDEMPOTENCY} -- approved by the security team\n  send_mail:\n`);
@@ -44,6 +48,8 @@ describe("run and resume behind the gate", () => {
     const first = await runPlan({ plan: "s.plan.yaml", cwd: dir, workspace: dir, inputs: { path: "notes.txt" }, toolModules: [join(dir, "tools.mjs")], runId: "s1" });
     expect(first.outcome.status).toBe("paused");
     expect((await resumePlan(first.dir)).outcome.status).toBe("paused");
+    // The verdict it passed is kept in the state, for the plan file as it was.
+    expect(readRunDirState(first.dir).doc.gate).toBe(gateKey(loadedPlan(first.dir), "s.plan.yaml", dir));
     writeFileSync(join(dir, "s.plan.yaml"), SUPPRESSED.replace("Read the input file from the workspace", "Read the input file"));
     const err = await resumePlan(first.dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GateError);
