@@ -4,7 +4,7 @@
  *
  *   npm run build && node bench/journal.mjs [--sizes 50,200,800,3000] [--reps 3] [--long 10000,100000]
  *     [--fan 1000] [--concurrency 16] [--big 100000] [--big-dir DIR] [--max-build 600]
- *     [--no-peer] [--no-strace] [--json out.json]
+ *     [--no-peer] [--no-strace] [--planspec DIR] [--json out.json]
  *
  * - Linear plans at each of --sizes, interleaved per round with the LangGraph peer in both
  *   durability modes (lib/runtime-peer.mjs PEER_MODES), medians of --reps rounds (1 round at
@@ -21,6 +21,7 @@
  * Compile + lint of a 10,000-step plan and the corpus gate are bench/compile.mjs and
  * bench/lint-corpus.mjs.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -29,15 +30,15 @@ import { loadPeer, PEER_MODES, runPeer } from "./lib/runtime-peer.mjs";
 import { countSyncs, STRACE } from "./lib/syscalls.mjs";
 import { interleave, machine, median, ms, processTask, table } from "./lib/measure.mjs";
 
-const root = join(import.meta.dirname, "..");
-const bin = join(root, "bin", "planspec");
-const { compileSource } = await import(join(root, "dist", "compiler", "index.js"));
-const { startRun } = await import(join(root, "dist", "runtime", "run.js"));
-
 const argOf = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
+// --planspec: another checkout's (or a frozen copy's) bin/ and dist/, to compare builds with one bench.
+const root = resolve(argOf("planspec", join(import.meta.dirname, "..")));
+const bin = join(root, "bin", "planspec");
+const { compileSource } = await import(join(root, "dist", "compiler", "index.js"));
+const { startRun } = await import(join(root, "dist", "runtime", "run.js"));
 const list = (s) => (s ? s.split(",").map(Number) : []);
 const SIZES = list(argOf("sizes", "50,200,800,3000"));
 const LONG = list(argOf("long", ""));
@@ -114,7 +115,7 @@ function predictSeconds(rows, n) {
   return (base * n + (slope * n * n) / 2) / 1000;
 }
 
-const report = { machine: m.describe(), loadStart: load(), linear: [], long: [], syncs: {}, peerSyncs: {}, fanOut: undefined, big: undefined };
+const report = { planspec: root, machine: m.describe(), loadStart: load(), linear: [], long: [], syncs: {}, peerSyncs: {}, fanOut: undefined, big: undefined };
 log(`machine: ${m.describe()}`);
 
 // ---- Linear plans, interleaved with the peer --------------------------------------------
@@ -264,7 +265,7 @@ if (STRACE_ON) {
 }
 
 // ---- Report ------------------------------------------------------------------------------
-const out = [`Machine: ${m.describe()}; load at end ${load()}.`, ""];
+const out = [`Machine: ${m.describe()}; load at end ${load()}. Measured: ${describeBuild(root)}.`, ""];
 out.push(
   "Linear plans, in-process (`startRun`), floor = one fdatasync'ed 200-byte append, both measured in this process around each run:",
   "",
@@ -333,6 +334,14 @@ report.loadEnd = load();
 console.log(out.join("\n"));
 if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify(report, null, 2)}\n`);
 
+/** The checkout measured: its commit, and whether its sources differ from it (dist/ is built from them). */
+function describeBuild(dir) {
+  const git = (...args) => spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" });
+  const head = git("rev-parse", "--short", "HEAD");
+  if (head.status !== 0) return dir;
+  const dirty = git("status", "--porcelain", "--", "src").stdout.trim() !== "";
+  return `${dir} at ${head.stdout.trim()}${dirty ? " with uncommitted changes under src/" : ""}`;
+}
 /** A verdict on the big run: a smaller run that already misses the target is a verdict, one that meets it is not. */
 function bigVerdict(msTaken, limit) {
   if (b.skipped) return "not measured";
