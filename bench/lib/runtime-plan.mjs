@@ -1,8 +1,9 @@
 /**
- * Fixtures and measures for the runtime benchmark: linear plans, the trivial tool module,
- * run-directory sizes and the floor (one durable atomic write of a state.json-sized file).
+ * Fixtures and measures for the runtime benchmarks: linear and fan-out plans, the trivial tool
+ * module, run-directory sizes, I/O counters and the floors (one durable atomic write of a
+ * state.json-sized file; one fdatasync'ed append of a small record).
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,6 +33,21 @@ export function linearPlan(n, tool = "tiny") {
     (_, i) => `  s${i}: { kind: analyze, goal: step ${i}, tool: ${tool}, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""}, output: r${i} }\n`,
   );
   return head + steps.join("");
+}
+
+/**
+ * Fan-out 1 -> `width` -> 1: a root step, `width` independent steps that all need it, and a
+ * join that needs them all — the shape where steps become ready together (group commit).
+ */
+export function fanOutPlan(width, tool = "tiny") {
+  const n = width + 2;
+  const head =
+    `planspec: 1\nname: fanout${width}\ngoal: one step fanning out to ${width} parallel steps and back into one\n` +
+    `tools: { ${tool}: { risk: read } }\nlimits: { max_tool_calls: ${n + 10} }\nsteps:\n`;
+  const step = (id, i, needs) => `  ${id}: { kind: analyze, goal: step ${i}, tool: ${tool}, with: { i: ${i} }${needs}, output: r${i} }\n`;
+  const fans = Array.from({ length: width }, (_, i) => step(`f${i}`, i + 1, ", needs: [root]"));
+  const join = step("join", width + 1, `, needs: [${fans.map((_, i) => `f${i}`).join(", ")}]`);
+  return head + step("root", 0, "") + fans.join("") + join;
 }
 
 /** Total bytes of the regular files under `dir`, and how many there are. */
@@ -74,6 +90,49 @@ export function floorSamples(writeFileAtomic, text, reps = 30) {
     closeSync(dirFd);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The journal floor: the ms of one `fdatasync`ed append of a `record`-byte line to a file held
+ * open in append mode — what a journal must pay at least once per durable step. Each of the
+ * `blocks` samples is the mean of `reps` appends (a run's ms/step is a mean too, so a slow sync
+ * now and then weighs the same on both sides); also returns the bytes the appends caused to be
+ * written to storage (/proc/self/io `write_bytes`, whole pages) per append.
+ */
+export function appendFloorSamples({ blocks = 3, reps = 50, record = 200 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "planspec-bench-floor-"));
+  const line = `${"x".repeat(record - 1)}\n`;
+  const fd = openSync(join(dir, "journal"), "a");
+  try {
+    const io0 = procIo();
+    const xs = [];
+    for (let b = 0; b < blocks; b++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < reps; i++) {
+        writeSync(fd, line);
+        fdatasyncSync(fd);
+      }
+      xs.push(Number(process.hrtime.bigint() - t0) / 1e6 / reps);
+    }
+    const io1 = procIo();
+    return { samples: xs, writeBytesPerAppend: (io1.write_bytes - io0.write_bytes) / (blocks * reps) };
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * This process's I/O counters (/proc/self/io): `wchar` counts the bytes passed to write(2),
+ * `write_bytes` the bytes sent to storage (counted per page dirtied, so it sees rewrites).
+ */
+export function procIo() {
+  const out = {};
+  for (const line of readFileSync("/proc/self/io", "utf8").trim().split("\n")) {
+    const [k, v] = line.split(": ");
+    out[k] = Number(v);
+  }
+  return out;
 }
 
 /** The state.json text of a run directory. */
