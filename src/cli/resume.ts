@@ -25,7 +25,8 @@ export function registerResume(program: Command, ctx: ActionContext): void {
       `
 The run's recorded plan (plan.ir.json) is linted like a plan file before anything runs:
 through the plan file it was started from while that still compiles to the same plan (its
-suppressions hold), else as the IR, which carries none.
+suppressions hold), else as the IR, which carries none. The verdict is kept in the run: a
+later resume of the same plan, plan file and planspec version is not linted again.
 
 Examples:
   $ planspec resume .planspec/runs/csv-anomaly-report-20250101T120000-ab12
