@@ -12,7 +12,8 @@ import { InputError, resolveInputs } from "./inputs.js";
 import { loadState, StateError } from "./migrations.js";
 import type { Scrubber } from "./redact.js";
 import { redactingStore } from "./redacting-store.js";
-import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, withEnvInputs } from "./secrets.js";
+import { newSecretSalt } from "./fingerprint.js";
+import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { planHash } from "../compiler/canonical.js";
@@ -171,7 +172,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const inputs = resolveInputs(opts.plan, withEnvInputs(opts.plan, opts.inputs, env));
   const secrets = planSecrets(opts.plan, env);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
-  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
+  const secretSalt = newSecretSalt();
+  const scrub = sessionScrubber(opts.plan, inputs, secrets, env, secretSalt);
   const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env, scrub);
   const { registry } = tools;
   let store: Store;
@@ -195,6 +197,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
       ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
       ...(opts.lintGate === false ? { lintGate: false } : {}),
+      secretSalt,
     };
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
@@ -287,18 +290,19 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const { state, plan, migratedFrom } = await loadRun(store);
     const env = opts.env ?? process.env;
     // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
-    const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
-    requireSecretInputs(plan, state.inputs, given);
-    const secrets = planSecrets(plan, env);
     const config = await readRunConfig(store);
+    const salt = runSalt(config);
+    const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
+    requireSecretInputs(plan, state.inputs, given, salt);
+    const secrets = planSecrets(plan, env);
     const modules = opts.toolModules ?? config.toolModules;
     let changed: Set<string> | undefined;
     if (Object.keys(given).length > 0) {
       const merged = resolveInputs(plan, { ...state.inputs, ...given });
-      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k]) !== comparable(plan, k, state.inputs[k])));
+      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k], salt) !== comparable(plan, k, state.inputs[k], salt)));
       state.inputs = merged;
     }
-    const scrub = sessionScrubber(plan, state.inputs, secrets, env);
+    const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
     tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
     const { registry } = tools;
     const sink = redactingStore(store, plan, scrub);
