@@ -18,6 +18,7 @@ import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { planHash } from "../compiler/canonical.js";
 import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { envReferences } from "../compiler/mcp.js";
 import { McpPool } from "./mcp/pool.js";
 import { mcpTools } from "./mcp/tools.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
@@ -145,7 +146,13 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
       const shadowed = [...registry.keys()].filter((t) => t.startsWith(`${server}.`));
       if (shadowed.length > 0) problems.push(`MCP server "${server}" would shadow the tools ${shadowed.join(", ")}: give the server another name in mcp:`);
     }
-    pool = new McpPool(plan.mcp, baseDir, env);
+    for (const [server, spec] of Object.entries(plan.mcp)) {
+      // The compiler refuses these (PS146); an IR written by hand or by an older planspec is checked here.
+      for (const name of envReferences(spec)) {
+        if (!plan.secrets?.includes(name)) problems.push(`MCP server "${server}" names \${${name}} but the plan's secrets: does not list ${name}: a plan sends a server only the variables it declares`);
+      }
+    }
+    pool = new McpPool(plan.mcp, baseDir, env, plan.secrets ?? []);
     const names = new Set(Object.keys(plan.tools));
     for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
     const mcp = mcpTools(plan, names, pool);

@@ -7,9 +7,8 @@
  */
 import type { PlanIR } from "../ir.js";
 import { InputError } from "./inputs.js";
-import { envReferences } from "./mcp/pool.js";
 import { fingerprint, type SecretSalt } from "./fingerprint.js";
-import { looksLikeCredential, Scrubber, secretValues } from "./redact.js";
+import { Scrubber, secretValues } from "./redact.js";
 import type { RunConfig } from "./store.js";
 
 /** What state.json holds in place of a secret input's value. */
@@ -73,11 +72,8 @@ function leaves(value: unknown): string[] {
 
 /** The scrubber of a session: every secret value it knows of, in text form. */
 export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv, salt: SecretSalt): Scrubber {
+  // What `${NAME}` hands an MCP server is among `secrets`: a plan may send only those (PS146).
   const values = [...Object.values(secrets), ...secretValues(env)];
-  // What `${NAME}` hands an MCP server is a secret whatever NAME is called (it may come back in a result).
-  for (const spec of Object.values(plan.mcp ?? {})) {
-    for (const name of envReferences(spec)) if (looksLikeCredential(env[name])) values.push(env[name]!);
-  }
   for (const name of secretInputNames(plan)) {
     const v = inputs[name];
     if (v === undefined || v === null || isMark(v)) continue;
