@@ -12,7 +12,7 @@ import { createHash, randomBytes, scryptSync } from "node:crypto";
 /** A run's salt (hex), or null for a run created before planspec salted fingerprints. */
 export type SecretSalt = string | null;
 
-/** scrypt's cost: 16 MiB and ~50 ms per fingerprint on a 2024 server core. */
+/** scrypt's cost: 16 MiB and about 50 ms per fingerprint on the bench machine (bench/README.md). */
 const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 /** Bytes of the fingerprint shown: 64 bits tell values apart, and say less than a whole digest. */
 const SHOWN = 8;
