@@ -49,7 +49,7 @@ const mcpServer = {
       properties: {
         command: str("The program that speaks MCP on stdin/stdout (found on PATH, or relative to cwd).", { minLength: 1 }),
         args: { type: "array", items: { type: "string" }, description: "Its arguments." },
-        env: strMap("Environment variables set for it (on top of PATH, HOME and the like)."),
+        env: strMap("Environment variables set for it (on top of PATH, HOME and the like); ${NAME} takes a variable listed in secrets."),
         cwd: str("The directory it starts in, relative to this file (default: this file's directory).", { minLength: 1 }),
       },
     },
@@ -59,7 +59,7 @@ const mcpServer = {
       required: ["url"],
       properties: {
         url: str("The server's Streamable HTTP endpoint (http:// or https://).", { pattern: "^https?://" }),
-        headers: strMap("HTTP headers sent with every request."),
+        headers: strMap("HTTP headers sent with every request; ${NAME} takes a variable listed in secrets."),
       },
     },
   ],
@@ -207,7 +207,7 @@ const plan = {
       type: "array",
       uniqueItems: true,
       items: envName,
-      description: "Environment variables the plan reads as ${{ secrets.NAME }}; their values are scrubbed from everything the run writes and prints.",
+      description: "Environment variables the plan reads as ${{ secrets.NAME }} (and the only ones ${NAME} in mcp: may send); their values are scrubbed from everything the run writes and prints.",
     },
     limits: {
       type: "object",

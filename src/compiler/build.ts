@@ -93,7 +93,8 @@ export function buildNodes(resolved: Resolved, hypotheses: Set<string>, out: Col
     list(def.allowed_tools).forEach((t, i) => toolRefs.push([t, ["allowed_tools", i]]));
     let inferred: Risk = "read";
     for (const [t, p] of toolRefs) {
-      const spec: ToolSpec | undefined = resolved.tools[t];
+      // Own entries only: `tool: toString` must not find Object's method.
+      const spec: ToolSpec | undefined = Object.hasOwn(resolved.tools, t) ? resolved.tools[t] : undefined;
       if (!spec) {
         const hint = didYouMean(t, Object.keys(resolved.tools));
         out.report("PS114", doc.file, at(p), { tool: t }, hint ? { hint } : {});

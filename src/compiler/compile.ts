@@ -15,6 +15,7 @@ import { Collector } from "./diagnostics.js";
 import { parseDuration } from "./durations.js";
 import { orderSteps } from "./graph.js";
 import { parseSource, readSourceText } from "./load.js";
+import { checkMcpReferences, compileMcp } from "./mcp.js";
 import { validateIRSource } from "./validate-ir.js";
 import { resolvePlan } from "./resolve.js";
 import { checkSchema, documentKind, type DocKind } from "./schema.js";
@@ -165,7 +166,10 @@ export function compileSource(file: string, text: string, opts: CompileOptions =
   // `consumes` is known only now; the IR's nodes are reordered copies of the built ones.
   ir.nodes.forEach((n, i) => (n.consumes = built[i]!.node.consumes));
   if (typeof data.complexity === "string") (ir as PlanIR).complexity = data.complexity as Complexity;
-  if (data.mcp && typeof data.mcp === "object") (ir as PlanIR).mcp = compileMcp(data.mcp as Obj);
+  if (data.mcp && typeof data.mcp === "object") {
+    checkMcpReferences(doc, data.mcp as Obj, new Set(secrets), out);
+    (ir as PlanIR).mcp = compileMcp(data.mcp as Obj);
+  }
   // Hashes are computed when first read: linting thousands of plans never needs them.
   lazyProperty(ir.source, "sha256", () => sha256(text));
   lazyProperty(ir, "planHash", () => planHash(ir));
@@ -219,33 +223,6 @@ function compileLimits(data: Obj): PlanLimits {
   if (typeof raw.max_tool_calls === "number") limits.maxToolCalls = raw.max_tool_calls;
   if (typeof raw.max_steps === "number") limits.maxSteps = raw.max_steps;
   return limits;
-}
-
-function stringMap(v: unknown): Record<string, string> | undefined {
-  if (!v || typeof v !== "object") return undefined;
-  return Object.fromEntries(Object.entries(v as Obj).map(([k, x]) => [k, String(x)]));
-}
-
-/** `mcp:` as written (the schema checked its shape); relative paths stay relative, so the IR is portable. */
-function compileMcp(raw: Obj): NonNullable<PlanIR["mcp"]> {
-  const out: NonNullable<PlanIR["mcp"]> = {};
-  for (const [name, v] of Object.entries(raw)) {
-    const s = v as Obj;
-    if (typeof s.url === "string") {
-      const headers = stringMap(s.headers);
-      out[name] = { transport: "http", url: s.url, ...(headers ? { headers } : {}) };
-    } else {
-      const env = stringMap(s.env);
-      out[name] = {
-        transport: "stdio",
-        command: String(s.command),
-        args: Array.isArray(s.args) ? s.args.map(String) : [],
-        ...(env ? { env } : {}),
-        ...(typeof s.cwd === "string" ? { cwd: s.cwd } : {}),
-      };
-    }
-  }
-  return out;
 }
 
 /** One diagnostic per distinct cycle, at the `needs` entry that closes it in the first step. */

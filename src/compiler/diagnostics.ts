@@ -54,6 +54,8 @@ export const catalogue = {
   PS143: { title: "unknown-verify-step", message: 'hypothesis "{{id}}" is verified by unknown step "{{step}}"' },
   PS144: { title: "phase-expand", message: "{{reason}}" },
   PS145: { title: "self-reference", message: 'step "{{step}}" reads its own result through steps.{{step}}' },
+  PS146: { title: "undeclared-env-reference", message: "${{{name}}} in {{where}} sends an environment variable the plan does not list in secrets: add {{name}} to secrets (its value is then redacted) or write the value" },
+  PS147: { title: "prototype-key", message: 'key "__proto__" is not allowed: JavaScript reads it as the object\'s prototype, so what runs would not be what the file says' },
   PS150: { title: "ir-schema", message: "{{reason}}" },
   PS151: { title: "ir-invariant", message: "{{reason}}" },
 } as const satisfies Record<string, { title: string; message: string }>;

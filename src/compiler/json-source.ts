@@ -20,6 +20,8 @@ export interface JsonSourceResult {
   doc?: SourceDoc;
   errors: JsonParseError[];
   duplicateKeys: JsonDuplicateKey[];
+  /** Every `"__proto__"` key (kept as an own property, as JSON.parse does; the compiler refuses it). */
+  protoKeys: Array<{ start: number; end: number }>;
 }
 
 /** Deeper documents are certainly not plans; the limit keeps recursion far from the stack's end. */
@@ -43,6 +45,7 @@ class Scanner {
   depth = 0;
   tape: Int32Array;
   readonly dups: Array<{ key: string; start: number; end: number }> = [];
+  readonly protoKeys: Array<{ start: number; end: number }> = [];
 
   constructor(readonly text: string) {
     this.tape = new Int32Array(Math.max(64, text.length >> 1));
@@ -121,8 +124,10 @@ class Scanner {
         // Last one wins, as in JSON.parse; every repeat is reported at its key.
         if (Object.hasOwn(obj, key)) this.dups.push({ key, start: keyStart, end: keyEnd });
         // A plain assignment to "__proto__" would set the prototype instead of a property.
-        if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
-        else obj[key] = v;
+        if (key === "__proto__") {
+          Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+          this.protoKeys.push({ start: keyStart, end: keyEnd });
+        } else obj[key] = v;
         const c = this.skipWs();
         if (c === 125) break;
         if (c !== 44) this.unexpected(this.pos, 'expected "," or "}"');
@@ -379,7 +384,7 @@ export function parseJsonSource(file: string, text: string): JsonSourceResult {
   try {
     data = scanner.document();
   } catch (err) {
-    if (err instanceof SyntaxFailure) return { errors: [err.error], duplicateKeys: [] };
+    if (err instanceof SyntaxFailure) return { errors: [err.error], duplicateKeys: [], protoKeys: [] };
     throw err;
   }
   const positions = new PositionIndex(text, scanner.tape);
@@ -395,5 +400,5 @@ export function parseJsonSource(file: string, text: string): JsonSourceResult {
     data,
     rangeOf: (path, part = "value") => positions.rangeOf(path, part),
   };
-  return { doc, errors: [], duplicateKeys };
+  return { doc, errors: [], duplicateKeys, protoKeys: scanner.protoKeys };
 }

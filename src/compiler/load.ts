@@ -1,6 +1,6 @@
 /**
  * Reading and parsing one source file (plan, template or catalogue), YAML or JSON,
- * with syntax errors and duplicate keys turned into diagnostics.
+ * with syntax errors, duplicate keys and `__proto__` keys turned into diagnostics.
  */
 import { readFileSync, statSync } from "node:fs";
 import type { Collector } from "./diagnostics.js";
@@ -17,11 +17,12 @@ export function isJsonFile(file: string): boolean {
 /** Parses `text`; returns the document, or undefined after reporting why not. */
 export function parseSource(file: string, text: string, out: Collector): SourceDoc | undefined {
   if (isJsonFile(file)) {
-    const { doc, errors, duplicateKeys } = parseJsonSource(file, text);
+    const { doc, errors, duplicateKeys, protoKeys } = parseJsonSource(file, text);
     // The line index is built only when a diagnostic needs a position (most files have none).
     out.addSource(file, doc ? () => doc.index : () => new LineIndex(text));
     for (const e of errors) out.report("PS101", file, [e.start, e.end], { reason: e.message });
     for (const d of duplicateKeys) out.report("PS102", file, [d.start, d.end], { key: d.key });
+    for (const p of protoKeys) out.report("PS147", file, [p.start, p.end]);
     if (doc) out.sources.set(file, doc);
     return doc;
   }
@@ -35,6 +36,7 @@ export function parseSource(file: string, text: string, out: Collector): SourceD
   out.addSource(file, doc ? () => doc.index : () => new LineIndex(text));
   for (const e of errors) {
     if (e.code === "duplicate-key") out.report("PS102", file, [e.start, e.end], { key: e.key ?? "" });
+    else if (e.code === "proto-key") out.report("PS147", file, [e.start, e.end]);
     else out.report("PS101", file, [e.start, e.end], { reason: e.message });
   }
   if (doc) out.sources.set(file, doc);

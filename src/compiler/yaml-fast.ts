@@ -2,8 +2,8 @@
  * The fast path for YAML plan files. `yaml`'s parser needs seconds for a 10,000-step
  * plan; js-yaml's event parser reads the same text ~10× faster and reports the source
  * offsets of every scalar and collection, from which we build the value and a position
- * tree in one pass. Anything unusual — a syntax error, a duplicate key, anchors,
- * aliases, tags, several documents, a collection used as a key — returns undefined, and
+ * tree in one pass. Anything unusual — a syntax error, a duplicate key, a `__proto__`
+ * key, anchors, aliases, tags, several documents, a collection used as a key — returns undefined, and
  * the caller takes the careful path (`yaml-source.ts`), which also words the errors.
  */
 import { COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
@@ -81,12 +81,12 @@ function build(text: string, events: Event[]): { value: unknown; pos: Pos } {
     }
     const { name, start, end } = top.key;
     top.key = undefined;
-    if (top.pos.keys!.has(name)) throw UNSUPPORTED; // duplicate key: the careful path reports it
+    // A duplicate key and a `__proto__` key: the careful path reports them.
+    if (top.pos.keys!.has(name) || name === "__proto__") throw UNSUPPORTED;
     // An empty value (`key:`) has no position of its own; it is the key's.
     const at = pos.start < 0 ? { start, end } : pos;
     top.pos.keys!.set(name, { keyStart: start, keyEnd: end, node: at });
-    if (name === "__proto__") Object.defineProperty(top.value, name, { value, enumerable: true, writable: true, configurable: true });
-    else (top.value as Record<string, unknown>)[name] = value;
+    (top.value as Record<string, unknown>)[name] = value;
   };
 
   for (const e of events) {

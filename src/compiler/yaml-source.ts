@@ -15,7 +15,7 @@ const isScalar = (n: unknown): n is Scalar => Y().isScalar(n);
 const isPair = (n: unknown): n is Pair => Y().isPair(n);
 
 export interface SourceError {
-  code: "syntax" | "duplicate-key";
+  code: "syntax" | "duplicate-key" | "proto-key";
   message: string;
   start: number;
   end: number;
@@ -43,7 +43,7 @@ export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; 
     }
   }
   if (errors.some((e) => e.code === "syntax")) return { errors };
-  findDuplicateKeys(document.contents as Node | null, errors);
+  checkKeys(document.contents as Node | null, errors);
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: 100 });
@@ -66,8 +66,8 @@ export function parseYamlSource(file: string, text: string): { doc?: SourceDoc; 
   return { doc, errors };
 }
 
-/** Reports every key that repeats an earlier key of the same map. */
-function findDuplicateKeys(root: Node | null, errors: SourceError[]): void {
+/** Reports every key that repeats an earlier key of the same map, and every `__proto__` key (`yaml` keeps it as an own property). */
+function checkKeys(root: Node | null, errors: SourceError[]): void {
   const stack: unknown[] = [root];
   while (stack.length) {
     const node = stack.pop();
@@ -80,6 +80,7 @@ function findDuplicateKeys(root: Node | null, errors: SourceError[]): void {
           if (seen.has(name) && key.range) {
             errors.push({ code: "duplicate-key", message: `duplicate key "${name}"`, start: key.range[0], end: key.range[1], key: name });
           }
+          if (name === "__proto__" && key.range) errors.push({ code: "proto-key", message: "__proto__ key", start: key.range[0], end: key.range[1], key: name });
           seen.add(name);
         }
         stack.push(pair.value);

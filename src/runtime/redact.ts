@@ -4,7 +4,7 @@
  * encodings, and replaces every occurrence in text and values; the redacting store
  * (redacting-store.ts) applies it to everything a run writes.
  */
-import { createHash } from "node:crypto";
+import { fingerprint, newSecretSalt, type SecretSalt } from "./fingerprint.js";
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 export const REDACTED = "[redacted]";
@@ -38,11 +38,6 @@ export function redact(value: unknown, secrets: readonly string[]): unknown {
   return new Scrubber(secrets, { encodings: false }).fields(value);
 }
 
-/** A short, stable fingerprint of a secret: enough to tell a changed value, not to recover it (for high-entropy secrets). */
-export function fingerprint(value: string): string {
-  return `sha256:${createHash("sha256").update(`planspec-secret\0${value}`).digest("hex").slice(0, 16)}`;
-}
-
 /**
  * The forms a secret is searched in: as is, URL-encoded, JSON-escaped, hex, and base64 /
  * base64url at each of the three byte offsets it can have inside a longer encoded text
@@ -69,10 +64,14 @@ export class Scrubber {
   private readonly needles: string[];
   /** The forms as one case-insensitive pattern (an upper-cased key or HEX is still the key). */
   private readonly pattern: RegExp | undefined;
-  /** Fingerprint tags by lower-cased form. */
-  private readonly tags = new Map<string, string>();
+  /** The secret each lower-cased form is a form of (its fingerprint tags it in `tagged`). */
+  private readonly secretOf = new Map<string, string>();
+  /** The run's salt for those fingerprints. */
+  readonly salt: SecretSalt;
 
-  constructor(secrets: Iterable<string>, opts: { encodings?: boolean } = {}) {
+  /** `opts.salt`: the run's (see fingerprint.ts); a scrubber outside a run gets a salt of its own. */
+  constructor(secrets: Iterable<string>, opts: { encodings?: boolean; salt?: SecretSalt } = {}) {
+    this.salt = opts.salt === undefined ? newSecretSalt() : opts.salt;
     const set = new Set<string>();
     for (const s of secrets) {
       if (s === "") continue;
@@ -80,7 +79,7 @@ export class Scrubber {
         // An encoding shorter than 4 characters would scrub ordinary text.
         if (form === s || form.length >= 4) {
           set.add(form);
-          if (!this.tags.has(form.toLowerCase())) this.tags.set(form.toLowerCase(), `[secret ${fingerprint(s)}]`);
+          if (!this.secretOf.has(form.toLowerCase())) this.secretOf.set(form.toLowerCase(), s);
         }
       }
     }
@@ -97,9 +96,17 @@ export class Scrubber {
     return this.pattern ? text.replace(this.pattern, REDACTED) : text;
   }
 
-  /** `text` with each secret replaced by its fingerprint: distinct secrets stay distinct (idempotency keys). */
+  /**
+   * `text` with each secret replaced by its fingerprint: distinct secrets stay distinct
+   * (idempotency keys). Fingerprints are computed here, not up front: scrypt is paid only
+   * for secrets that reach a key, not for every secret-looking variable of the environment.
+   */
   tagged(text: string): string {
-    return this.pattern ? text.replace(this.pattern, (m) => this.tags.get(m.toLowerCase()) ?? REDACTED) : text;
+    if (!this.pattern) return text;
+    return text.replace(this.pattern, (m) => {
+      const secret = this.secretOf.get(m.toLowerCase());
+      return secret === undefined ? REDACTED : `[secret ${fingerprint(secret, this.salt)}]`;
+    });
   }
 
   /** A deep copy of `value` with secrets replaced in every string (keys included); other values kept. */

@@ -4,7 +4,8 @@
  * artifacts and idempotency records — so the scheduler, the gateway and the tools never
  * have to remember to. Whatever reads the store afterwards (status, status --json,
  * report.html, the terminal's progress lines, which are the appended events) sees only
- * scrubbed data. Secret inputs are written as their fingerprint mark.
+ * scrubbed data. Secret inputs are written as their fingerprint mark, under the salt of
+ * the scrubber (the run's).
  *
  * The in-memory state keeps the real values (steps need them); outputs are scrubbed
  * when stored, so a step that reads another's output after a resume sees `[redacted]`
@@ -42,7 +43,7 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
       for (const id of ids) if (state.nodes[id]) nodes[id] = node(state.nodes[id]);
     }
     const inputs: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(state.inputs)) inputs[k] = secretInputs.has(k) ? secretMark(v) : scrub.value(v);
+    for (const [k, v] of Object.entries(state.inputs)) inputs[k] = secretInputs.has(k) ? secretMark(v, scrub.salt) : scrub.value(v);
     return { ...state, inputs, ...(state.reason !== undefined ? { reason: scrub.text(state.reason) } : {}), nodes };
   };
 

@@ -12,12 +12,14 @@ import { InputError, resolveInputs } from "./inputs.js";
 import { loadState, StateError } from "./migrations.js";
 import type { Scrubber } from "./redact.js";
 import { redactingStore } from "./redacting-store.js";
-import { comparable, isMark, planSecrets, requireSecretInputs, sessionScrubber, withEnvInputs } from "./secrets.js";
+import { newSecretSalt } from "./fingerprint.js";
+import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { planHash } from "../compiler/canonical.js";
 import { GateError, refusal, type GateResult } from "../lint/gate.js";
 import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { envReferences } from "../compiler/mcp.js";
 import { McpPool } from "./mcp/pool.js";
 import { mcpTools } from "./mcp/tools.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
@@ -145,7 +147,13 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
       const shadowed = [...registry.keys()].filter((t) => t.startsWith(`${server}.`));
       if (shadowed.length > 0) problems.push(`MCP server "${server}" would shadow the tools ${shadowed.join(", ")}: give the server another name in mcp:`);
     }
-    pool = new McpPool(plan.mcp, baseDir, env);
+    for (const [server, spec] of Object.entries(plan.mcp)) {
+      // The compiler refuses these (PS146); an IR written by hand or by an older planspec is checked here.
+      for (const name of envReferences(spec)) {
+        if (!plan.secrets?.includes(name)) problems.push(`MCP server "${server}" names \${${name}} but the plan's secrets: does not list ${name}: a plan sends a server only the variables it declares`);
+      }
+    }
+    pool = new McpPool(plan.mcp, baseDir, env, plan.secrets ?? []);
     const names = new Set(Object.keys(plan.tools));
     for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
     const mcp = mcpTools(plan, names, pool);
@@ -172,7 +180,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const inputs = resolveInputs(opts.plan, withEnvInputs(opts.plan, opts.inputs, env));
   const secrets = planSecrets(opts.plan, env);
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
-  const scrub = sessionScrubber(opts.plan, inputs, secrets, env);
+  const secretSalt = newSecretSalt();
+  const scrub = sessionScrubber(opts.plan, inputs, secrets, env, secretSalt);
   const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env, scrub);
   const { registry } = tools;
   let store: Store;
@@ -196,6 +205,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
       ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
       ...(opts.lintGate === false ? { lintGate: false } : {}),
+      secretSalt,
     };
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
@@ -299,17 +309,18 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     if (verdict?.key !== undefined) state.gate = verdict.key;
     const env = opts.env ?? process.env;
     // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
+    const salt = runSalt(config);
     const given = withEnvInputs(plan, opts.inputs ?? {}, env, (name) => isMark(state.inputs[name]));
-    requireSecretInputs(plan, state.inputs, given);
+    requireSecretInputs(plan, state.inputs, given, salt);
     const secrets = planSecrets(plan, env);
     const modules = opts.toolModules ?? config.toolModules;
     let changed: Set<string> | undefined;
     if (Object.keys(given).length > 0) {
       const merged = resolveInputs(plan, { ...state.inputs, ...given });
-      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k]) !== comparable(plan, k, state.inputs[k])));
+      changed = new Set(Object.keys(merged).filter((k) => comparable(plan, k, merged[k], salt) !== comparable(plan, k, state.inputs[k], salt)));
       state.inputs = merged;
     }
-    const scrub = sessionScrubber(plan, state.inputs, secrets, env);
+    const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
     tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
     const { registry } = tools;
     const sink = redactingStore(store, plan, scrub);

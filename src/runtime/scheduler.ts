@@ -8,7 +8,7 @@
 import type { IRNode, PlanIR } from "../ir.js";
 import type { EvalEnv } from "../compiler/expr/index.js";
 import { runAttempt, StorageError, type AttemptResult } from "./attempt.js";
-import { envFor, type OutputSource } from "./env.js";
+import { envFor, outputSource, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
 import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
@@ -337,7 +337,9 @@ export class Scheduler implements OutputSource {
     this.decisionEvents ??= this.store.readEvents().then((events) => events.filter((e) => e.type === "approval" && e.data.kind === "approval"));
     const recorded = (await this.decisionEvents).some((e) => e.data.node === node.id && e.data.decision === d.decision && e.data.by === d.by && e.data.binding === d.binding);
     if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
-    if (actionBinding(node, await envFor(node, this), this.state) !== d.binding) {
+    // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
+    const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
+    if (actionBinding(node, await envFor(node, outputSource(stored, this.store)), stored) !== d.binding) {
       return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads) changed since it was approved; approve it again";
     }
     return undefined;

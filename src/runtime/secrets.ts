@@ -2,21 +2,28 @@
  * The secrets of a session: declared secret inputs (`secret: true`, given with --input or
  * from the environment variable the input names) and the plan's `secrets:` (environment
  * variables read as `secrets.NAME`). A secret input is persisted only as a mark holding
- * its fingerprint; a resume must be given it again and is refused without it.
+ * its fingerprint under the run's salt (fingerprint.ts); a resume must be given it again
+ * and is refused without it.
  */
 import type { PlanIR } from "../ir.js";
 import { InputError } from "./inputs.js";
-import { envReferences } from "./mcp/pool.js";
-import { fingerprint, looksLikeCredential, Scrubber, secretValues } from "./redact.js";
+import { fingerprint, type SecretSalt } from "./fingerprint.js";
+import { Scrubber, secretValues } from "./redact.js";
+import type { RunConfig } from "./store.js";
 
 /** What state.json holds in place of a secret input's value. */
-export function secretMark(value: unknown): string {
-  return `[secret ${fingerprint(typeof value === "string" ? value : JSON.stringify(value))}]`;
+export function secretMark(value: unknown, salt: SecretSalt): string {
+  return `[secret ${fingerprint(typeof value === "string" ? value : JSON.stringify(value), salt)}]`;
 }
 
-/** Whether a stored input value is a secret's mark. */
+/** Whether a stored input value is a secret's mark (`scrypt:`, or `sha256:` from a run without a salt). */
 export function isMark(v: unknown): boolean {
-  return typeof v === "string" && /^\[secret sha256:[0-9a-f]{16}\]$/.test(v);
+  return typeof v === "string" && /^\[secret (?:scrypt|sha256):[0-9a-f]{16}\]$/.test(v);
+}
+
+/** The salt of a run's fingerprints; none in a run created by an older planspec. */
+export function runSalt(config: RunConfig): SecretSalt {
+  return config.secretSalt ?? null;
 }
 
 /** Names of the plan's secret inputs. */
@@ -64,12 +71,9 @@ function leaves(value: unknown): string[] {
 }
 
 /** The scrubber of a session: every secret value it knows of, in text form. */
-export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv): Scrubber {
+export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, secrets: Record<string, string>, env: NodeJS.ProcessEnv, salt: SecretSalt): Scrubber {
+  // What `${NAME}` hands an MCP server is among `secrets`: a plan may send only those (PS146).
   const values = [...Object.values(secrets), ...secretValues(env)];
-  // What `${NAME}` hands an MCP server is a secret whatever NAME is called (it may come back in a result).
-  for (const spec of Object.values(plan.mcp ?? {})) {
-    for (const name of envReferences(spec)) if (looksLikeCredential(env[name])) values.push(env[name]!);
-  }
   for (const name of secretInputNames(plan)) {
     const v = inputs[name];
     if (v === undefined || v === null || isMark(v)) continue;
@@ -79,18 +83,18 @@ export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, s
     // A secret object or list: a tool that uses one field (creds.password) prints that field alone.
     if (typeof v === "object") values.push(...leaves(v).filter((l) => l.length >= 4));
   }
-  return new Scrubber(values);
+  return new Scrubber(values, { salt });
 }
 
 /**
  * On resume: every secret input the state holds as a mark must be given again (after
  * `withEnvInputs`); a mark of the input's default takes the default back.
  */
-export function requireSecretInputs(plan: PlanIR, stored: Record<string, unknown>, given: Record<string, unknown>): void {
+export function requireSecretInputs(plan: PlanIR, stored: Record<string, unknown>, given: Record<string, unknown>, salt: SecretSalt): void {
   for (const name of secretInputNames(plan)) {
     if (!isMark(stored[name]) || Object.hasOwn(given, name)) continue;
     const fallback = plan.inputs[name]!.default;
-    if (fallback !== undefined && secretMark(fallback) === stored[name]) {
+    if (fallback !== undefined && secretMark(fallback, salt) === stored[name]) {
       given[name] = fallback;
       continue;
     }
@@ -100,7 +104,7 @@ export function requireSecretInputs(plan: PlanIR, stored: Record<string, unknown
 }
 
 /** How an input compares across sessions: a secret by its mark, anything else by its JSON. */
-export function comparable(plan: PlanIR, name: string, value: unknown): string {
-  if (plan.inputs[name]?.secret) return isMark(value) ? (value as string) : secretMark(value);
+export function comparable(plan: PlanIR, name: string, value: unknown, salt: SecretSalt): string {
+  if (plan.inputs[name]?.secret) return isMark(value) ? (value as string) : secretMark(value, salt);
   return JSON.stringify(value) ?? "";
 }

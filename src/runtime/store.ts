@@ -101,6 +101,11 @@ export interface RunConfig {
    * `resume` then does not gate the recorded plan again (the decision was made, and is in run.started).
    */
   lintGate?: boolean;
+  /**
+   * The salt of this run's secret fingerprints (hex; see fingerprint.ts). Absent in runs
+   * created before it: they keep the unsalted fingerprint their records were written with.
+   */
+  secretSalt?: string;
   /** Set by the file store: this run's state.json carries a checksum (one without it is an edit). */
   stateChecksum?: boolean;
 }

@@ -125,6 +125,8 @@ describe("parseJsonSource: the data", () => {
     expect(Object.keys(doc.data as object)).toEqual(["__proto__", "y"]);
     expect(doc.data).toStrictEqual(JSON.parse(text));
     expect(text.slice(...doc.rangeOf(["__proto__", "x"]))).toBe("1");
+    // ... and reports where it is: the compiler refuses such a key (PS147).
+    expect(parseJsonSource("p.json", text).protoKeys).toEqual([{ start: 1, end: 12 }]);
   });
 
   it("exposes the file, the text and a line index", () => {

@@ -75,6 +75,7 @@ function plan(dir: string): void {
 name: over-http
 goal: Echo a word and post a note through an HTTP MCP server
 limits: { max_tool_calls: 10 }
+secrets: [MCP_TEST_TOKEN]
 mcp:
   remote:
     url: ${url}
@@ -115,7 +116,7 @@ describe("MCP over Streamable HTTP", () => {
     // The plan names the token; neither it nor the run directory holds it.
     for (const f of ["p.plan.yaml", "run/plan.ir.json", "run/events.jsonl", "run/config.json"]) expect(readFileSync(join(dir, f), "utf8")).not.toContain(TOKEN);
     const unset = await planspec(dir, ["run", "p.plan.yaml", "--no-lint-gate"]);
-    expect(unset.stdout).toContain("environment variable MCP_TEST_TOKEN (used in mcp.remote.headers.Authorization) is not set");
+    expect(unset.stderr).toBe("planspec: the plan reads the secret MCP_TEST_TOKEN: set the environment variable MCP_TEST_TOKEN\n");
     expect(seen.keys.filter((k) => typeof k === "string" && k.startsWith("note-"))).toHaveLength(1);
   });
 

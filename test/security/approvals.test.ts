@@ -114,4 +114,24 @@ describe("approvals are bound to what they approved", () => {
     expect(sent(ws)).toEqual([]);
     expect(readEvents(runDir(ws, "h")).find((e) => e.type === "approval.voided")?.data.reason).toMatch(/not recorded by planspec approve/);
   });
+
+  it("an approval of a step that reads a secret holds on resume with the same secret, and is void with another", () => {
+    // approve sees the run as stored (the secret input as its mark, no plan secrets); the gate must judge by the same view.
+    const plan = MAIL.replace('inputs: { recipient: { type: string, default: "ops@example.com" } }', 'inputs: { recipient: { type: string, default: "ops@example.com" }, pin: { type: string, secret: true } }\nsecrets: [MAIL_TOKEN]')
+      .replace('with: { entry: "\${{ inputs.recipient }}: \${{ steps.draft.output.text }}" }', 'with: { entry: "\${{ inputs.recipient }}: \${{ steps.draft.output.text }}", pin: "\${{ inputs.pin }}", token: "\${{ secrets.MAIL_TOKEN }}" }');
+    const ws = workspace("mail.plan.yaml", plan);
+    const env = { MAIL_TOKEN: "mt-0123456789abcdef" };
+    const run = (cmd: string, ...more: string[]) =>
+      planspec(ws, cmd === "run" ? ["run", "mail.plan.yaml", "--tools", "tools.mjs", "--run-id", "s", "--no-lint-gate", ...more] : [cmd, "s", ...more], env);
+    expect(run("run", "--input", "pin=730519").code).toBe(3);
+    expect(run("approve", "send", "--by", "ops").code).toBe(0);
+    const other = run("resume", "--input", "pin=111111");
+    expect(other.code, other.stderr).toBe(3);
+    expect(other.stderr).toMatch(/send: approval by ops is void: .*changed since it was approved/);
+    expect(sent(ws)).toEqual([]);
+    expect(run("approve", "send", "--by", "ops").code).toBe(0);
+    const same = run("resume", "--input", "pin=111111");
+    expect(same.code, same.stderr).toBe(0);
+    expect(sent(ws)).toEqual(['nokey "ops@example.com: all fine"']);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Red team, MCP: a hostile server written by hand (newline-delimited JSON-RPC, no SDK, so
  * it can do what a well-behaved one never does): it changes its tool list mid-run, echoes
- * what `${NAME}` handed it. Plus a plan whose `mcp:` command must never start outside a run.
+ * what `${NAME}` handed it (a name in the plan's `secrets:`; any other is PS146, see
+ * redteam-mcp-env.test.ts). Plus a plan whose `mcp:` command must never start outside a run.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,6 +50,7 @@ function project(hostile: string): string {
     `planspec: 1
 name: hostile
 goal: call a hostile MCP server twice
+secrets: [DB_DSN]
 mcp:
   h:
     command: ${process.execPath}
@@ -92,7 +94,7 @@ describe("red team: hostile MCP servers", () => {
     expect(state.nodes.one!.lastError).toMatch(/failed during the call to "h\.t": .*\(ReadBuffer exceeded maximum size of 10485760 bytes\)/);
   });
 
-  it("what ${NAME} hands a server is scrubbed when the server sends it back, whatever NAME is called", () => {
+  it("what ${NAME} hands a server is scrubbed when the server sends it back, whatever the secret is called", () => {
     const dir = project("echo");
     const dsn = "postgres://app:Hunter2-xyzzy-42@db.internal/prod";
     const r = planspec(dir, ["run", "p.plan.yaml", "--run-dir", "run", "--no-lint-gate"], { DB_DSN: dsn });

@@ -83,7 +83,7 @@ describe("secrets are scrubbed at the one boundary every sink goes through", () 
     expect(state.nodes.fail!.lastError).toBe("auth failed for [redacted] with [redacted] and [redacted] [redacted]");
     expect(state.nodes.call!.status).toBe("done");
     expect(state.nodes.shell!.status).toBe("done");
-    expect(state.inputs.api_key).toMatch(/^\[secret sha256:[0-9a-f]{16}\]$/);
+    expect(state.inputs.api_key).toMatch(/^\[secret scrypt:[0-9a-f]{16}\]$/);
     expect(state.inputs.region).toBe("eu");
 
     // resume without the secret input: refused in one line.
@@ -164,7 +164,7 @@ describe("the same boundary in the PostgreSQL store", () => {
     } finally {
       await c.end();
     }
-    expect(rows).toContain("[secret sha256:");
+    expect(rows).toContain("[secret scrypt:");
     expect(hits(rows)).toEqual([]);
     expect(hits(output)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../../ir.js";
+import { ENV_REF } from "../../compiler/mcp.js";
 
 export type LiveTool = Tool;
 
@@ -45,17 +46,10 @@ export function describeServer(spec: McpServerSpec): string {
   return spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
 }
 
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** The environment variables a server's `env` and `headers` name as `${NAME}` (secrets, by the docs' intent). */
-export function envReferences(spec: McpServerSpec): string[] {
-  const values = Object.values((spec.transport === "http" ? spec.headers : spec.env) ?? {});
-  return values.flatMap((v) => [...v.matchAll(ENV_REF)].map((m) => m[1]!));
-}
-
 /**
- * `${NAME}` in header and env values is taken from the run's environment when the
- * server starts, so a plan (and the run directory's copy of it) names a secret without holding it.
+ * `${NAME}` in header and env values is taken from `env` when the server starts, so a
+ * plan (and the run directory's copy of it) names a secret without holding it. A run's
+ * pool passes only the plan's `secrets:` as `env` (see McpPool).
  */
 export function expandEnv(values: Readonly<Record<string, string>> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -140,12 +134,18 @@ export class McpPool {
   private readonly live = new Map<string, Promise<Connection>>();
   private ended = false;
 
+  /** The variables `${NAME}` may take: only the plan's `secrets:`, whatever else the process holds. */
+  private readonly env: NodeJS.ProcessEnv;
+
   constructor(
     private readonly servers: Readonly<Record<string, McpServerSpec>>,
     /** Relative stdio `cwd`s resolve against this (the plan file's directory). */
     private readonly baseDir: string,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+    env: NodeJS.ProcessEnv,
+    secrets: readonly string[],
+  ) {
+    this.env = Object.fromEntries(secrets.filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
+  }
 
   /** The open connection to `server`, started on first use and again after it died. */
   async get(server: string): Promise<Connection> {

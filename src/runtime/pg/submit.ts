@@ -8,6 +8,7 @@ import type { RunConfig } from "../store.js";
 import type { PgDatabase } from "./db.js";
 import { PgStore } from "./pg-store.js";
 import { redactingStore } from "../redacting-store.js";
+import { newSecretSalt } from "../fingerprint.js";
 import { secretInputNames, sessionScrubber, withEnvInputs } from "../secrets.js";
 
 export interface SubmitOptions {
@@ -37,13 +38,15 @@ export async function submitRun(opts: SubmitOptions): Promise<string> {
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   // Fail here, not in a worker: a plan whose tools do not load would never run.
   await (await setupTools(opts.plan, modules)).close();
+  const secretSalt = newSecretSalt();
   const config: RunConfig = {
     toolModules: modules,
     workspace: realpathSync(workspace),
     concurrency: opts.concurrency ?? 4,
     ...(opts.planFile ? { planFile: resolve(opts.cwd, opts.planFile) } : {}),
+    secretSalt,
   };
-  const store = redactingStore(new PgStore(opts.db, runId), opts.plan, sessionScrubber(opts.plan, inputs, {}, opts.env ?? process.env));
+  const store = redactingStore(new PgStore(opts.db, runId), opts.plan, sessionScrubber(opts.plan, inputs, {}, opts.env ?? process.env, secretSalt));
   store.appendEvent("run.submitted", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules });
   await store.create(opts.plan, config, newRunState(opts.plan, runId, inputs));
   return runId;
