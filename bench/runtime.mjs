@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dirSize, floorSamples, linearPlan, scratchDir, stateText, TOOLS_MODULE } from "./lib/runtime-plan.mjs";
+import { benchWorkspace, dirSize, floorSamples, linearPlan, stateText } from "./lib/runtime-plan.mjs";
 import { loadPeer, runPeer } from "./lib/runtime-peer.mjs";
 import { machine, median, ms, table } from "./lib/measure.mjs";
 
@@ -31,10 +31,7 @@ const SIZES = argOf("sizes", "50,200,800,3000").split(",").map(Number);
 const BIG = Number(argOf("big", "10000"));
 const PEER = !process.argv.includes("--no-peer");
 const m = machine();
-const ws = scratchDir();
-process.on("exit", () => rmSync(ws, { recursive: true, force: true }));
-const tools = join(ws, "tools.mjs");
-writeFileSync(tools, TOOLS_MODULE);
+const { ws, tools } = benchWorkspace();
 const log = (s) => process.stderr.write(`${s}\n`);
 const kb = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : `${(b / 1024).toFixed(1)} KB`);
 const cli = (args, env = {}) => {

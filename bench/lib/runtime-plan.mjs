@@ -144,3 +144,12 @@ export function stateText(runDir) {
 export function scratchDir() {
   return mkdtempSync(join(tmpdir(), "planspec-bench-rt-"));
 }
+
+/** A scratch workspace removed when the process exits, holding the tool module: `{ ws, tools }`. */
+export function benchWorkspace() {
+  const ws = scratchDir();
+  process.on("exit", () => rmSync(ws, { recursive: true, force: true }));
+  const tools = join(ws, "tools.mjs");
+  writeFileSync(tools, TOOLS_MODULE);
+  return { ws, tools };
+}
