@@ -50,7 +50,7 @@ async function runDiff(oldFile: string, newFile: string, opts: { format: string;
   const diff = diffPlanIR(oldPlan.ir, compiled.ir);
   let verdict;
   if (runDir) {
-    const [{ openRun, loadRun }, { runVerdict }] = await Promise.all([import("../runtime/run.js"), import("../diff/run-verdict.js")]);
+    const [{ openRun, loadRun }, { runVerdict }] = await Promise.all([import("../runtime/load.js"), import("../diff/run-verdict.js")]);
     try {
       const store = openRun(runDir);
       const { state, plan } = await loadRun(store);

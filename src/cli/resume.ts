@@ -43,8 +43,6 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         const concurrency = positiveInt("--concurrency", opts.concurrency);
         const maxOutputBytes = await sizeOption("--max-output-size", opts.maxOutputSize);
         const { resumeRun } = await import("../runtime/run.js");
-        const { recordedGate } = await import("../runtime/gated.js");
-        const { GateError } = await import("../lint/gate.js");
         const { parseInputPairs } = await import("../runtime/inputs.js");
         const p = progress(io, useColor(program, io, "stderr"));
         try {
@@ -54,7 +52,8 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
             afterStateWrite: faultHook(io.env),
             rerunInterrupted: opts.rerunInterrupted === true,
             // A run started with the gate overridden was the operator's decision: the gate says so with undefined.
-            ...(opts.lintGate ? { gate: recordedGate(io.cwd) } : {}),
+            // The linter loads under the run's lock: a resume that finds the run held exits without it.
+            ...(opts.lintGate ? { gate: async (...a) => (await import("../runtime/gated.js")).recordedGate(io.cwd)(...a) } : {}),
             inputs: parseInputPairs(opts.input),
             ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
             ...(concurrency !== undefined ? { concurrency } : {}),
@@ -69,6 +68,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
           return await report(io, r);
         } catch (err) {
           p.end();
+          const { GateError } = await import("../lint/gate.js");
           if (err instanceof GateError) return printGate(err.result, `resume ${dir}`, io, useColor(program, io, "stderr")) as Promise<number>;
           return userError(err);
         } finally {

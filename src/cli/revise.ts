@@ -28,7 +28,7 @@ export function registerRevise(program: Command, ctx: ActionContext): void {
         if (!compiled.ir) throw new UsageError(`${file} is a ${compiled.kind}, not a plan`);
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         const dir = opened.ref;
-        const { loadRun } = await import("../runtime/run.js");
+        const { loadRun } = await import("../runtime/load.js");
         let original;
         try {
           original = (await loadRun(opened.store)).plan;

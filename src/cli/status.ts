@@ -18,7 +18,7 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
         const { io } = ctx;
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         try {
-          const { loadRun } = await import("../runtime/run.js");
+          const { loadRun } = await import("../runtime/load.js");
           const { statusTable, checkpointSummary } = await import("../runtime/summary.js");
           const store = opened.store;
           let loaded;

@@ -11,7 +11,7 @@ import { type CompileResult, compileSource } from "../compiler/index.js";
 import type { PlanIR } from "../ir.js";
 import { lintCompiled } from "../lint/engine.js";
 import { renderText } from "../lint/format/stylish.js";
-import { loadRun } from "../runtime/run.js";
+import { loadRun } from "../runtime/load.js";
 import { reviseRun } from "../runtime/revise.js";
 import type { Store } from "../runtime/store.js";
 import { traceDiagnostics } from "./document.js";

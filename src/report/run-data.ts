@@ -3,7 +3,7 @@
  * current plan, the event log, each step's evaluated arguments, output excerpt and errors.
  */
 import type { IRNode, PlanIR } from "../ir.js";
-import { loadRun } from "../runtime/run.js";
+import { loadRun } from "../runtime/load.js";
 import { checkpointSummary, statusTable } from "../runtime/summary.js";
 import type { NodeState, RunEvent, RunState, Store } from "../runtime/store.js";
 import { jsonExcerpt, type Excerpt } from "./html.js";

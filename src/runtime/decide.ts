@@ -2,7 +2,7 @@
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
-import { loadRun, openRun } from "./run.js";
+import { loadRun, openRun } from "./load.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
 

@@ -57,18 +57,27 @@ export async function resumePlan(run: string | Store, opts: GatedResumeOptions =
 /**
  * The gate a run about to resume passes: its recorded plan, linted as `run` linted it
  * (through the plan file it was started from while that still compiles to the same plan),
- * or trusted when the run kept a verdict for this plan, file and planspec version.
- * Undefined when the run was started with the gate overridden: the operator's decision.
+ * or trusted when the run kept a verdict for this plan, file and planspec version. For
+ * `resumeRun`'s `gate`: throws `GateError` for a refused plan, returns the verdict's key;
+ * nothing when the run was started with the gate overridden (the operator's decision).
  */
-export function recordedGate(cwd = process.cwd()): (plan: PlanIR, state: RunState, config: RunConfig) => GateResult | undefined {
-  return (plan, state, config) => (config.lintGate === false ? undefined : gateRecorded(plan, config.planFile, { cwd, ...(state.gate !== undefined ? { passed: state.gate } : {}) }));
+export function recordedGate(cwd = process.cwd()): NonNullable<ResumeOptions["gate"]> {
+  return (plan, state, config, where) => {
+    const verdict = verdictOf(plan, state, config, cwd);
+    if (verdict && !verdict.ir) throw new GateError(refusal(`resume ${where}`, verdict), verdict);
+    return verdict?.key;
+  };
+}
+
+function verdictOf(plan: PlanIR, state: RunState, config: RunConfig, cwd: string): GateResult | undefined {
+  return config.lintGate === false ? undefined : gateRecorded(plan, config.planFile, { cwd, ...(state.gate !== undefined ? { passed: state.gate } : {}) });
 }
 
 /** Whether a run's recorded plan would pass the gate now, without resuming it (undefined: the gate was overridden). */
 export async function gateRun(store: Store, cwd = process.cwd()): Promise<GateResult | undefined> {
   const config = await readRunConfig(store);
   const { plan, state } = await loadRun(store);
-  return recordedGate(cwd)(plan, state, config);
+  return verdictOf(plan, state, config, cwd);
 }
 
 /** A plan without the gate: compiled or validated when it is a file, else as given. */

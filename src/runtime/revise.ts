@@ -7,7 +7,7 @@ import type { CompileResult } from "../compiler/index.js";
 import type { Diagnostic } from "../diagnostic.js";
 import type { IRNode, PlanIR } from "../ir.js";
 import { lintCompiled } from "../lint/engine.js";
-import { loadRun, openRun } from "./run.js";
+import { loadRun, openRun } from "./load.js";
 import type { NodeState, RunState, Store } from "./store.js";
 
 export class ReviseError extends Error {

@@ -9,19 +9,16 @@ import type { PlanIR } from "../ir.js";
 import { FileStore } from "./file-store.js";
 import { Gateway } from "./gateway.js";
 import { InputError, resolveInputs } from "./inputs.js";
-import { loadState, StateError } from "./migrations.js";
 import type { Scrubber } from "./redact.js";
 import { redactingStore } from "./redacting-store.js";
 import { newSecretSalt } from "./fingerprint.js";
 import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
+import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
-import { planHash } from "../compiler/canonical.js";
-import { GateError, refusal, type GateResult } from "../lint/gate.js";
-import { IntegrityError, nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
+import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { envReferences } from "../compiler/mcp.js";
-import { McpPool } from "./mcp/pool.js";
-import { mcpTools } from "./mcp/tools.js";
+import type { McpPool } from "./mcp/pool.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
 
@@ -153,6 +150,8 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
         if (!plan.secrets?.includes(name)) problems.push(`MCP server "${server}" names \${${name}} but the plan's secrets: does not list ${name}: a plan sends a server only the variables it declares`);
       }
     }
+    // The MCP client (the SDK and zod) loads only for plans that declare servers.
+    const [{ McpPool }, { mcpTools }] = await Promise.all([import("./mcp/pool.js"), import("./mcp/tools.js")]);
     pool = new McpPool(plan.mcp, baseDir, env, plan.secrets ?? []);
     const names = new Set(Object.keys(plan.tools));
     for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
@@ -227,71 +226,14 @@ export interface ResumeOptions extends SessionOptions {
   inputs?: Record<string, unknown>;
   /**
    * The lint gate, applied to the recorded plan once the run is locked and loaded (so no
-   * revision can slip in between): a refusal throws `GateError`; the key of a verdict that
-   * passed is kept in the state, so the next resume of the same plan need not lint it again.
+   * revision can slip in between). It throws (`GateError`) to refuse the plan, and returns
+   * the key of the verdict it passed, kept in the state so the next resume of the same
+   * plan need not lint it again (`recordedGate` in gated.ts).
    */
-  gate?: (plan: PlanIR, state: RunState, config: RunConfig) => GateResult | undefined;
+  gate?: (plan: PlanIR, state: RunState, config: RunConfig, where: string) => string | undefined | Promise<string | undefined>;
 }
 
-/** Opens an existing run directory as a store (checks that it holds a run). */
-export function openRun(dir: string): FileStore {
-  if (!existsSync(resolve(dir, "state.json"))) throw new InputError(`${dir} is not a run directory (no state.json)`);
-  return new FileStore(dir, basename(dir));
-}
-
-/** Where a run keeps `name`, for messages: the file in a run directory, else the store and run. */
-function placeOf(store: Store, name: string): string {
-  return store instanceof FileStore ? join(store.dir, name) : `${name} of run ${store.runId} in ${store.location}`;
-}
-
-/**
- * Reads one of a run's documents; a file that is not JSON (or not the document) is a
- * one-line StateError naming it. The parser's message is not kept: it quotes the content.
- */
-async function readDocument<T>(store: Store, name: string, read: () => Promise<T>, valid: (v: T) => boolean): Promise<T> {
-  let value: T;
-  try {
-    value = await read();
-  } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    throw new StateError(`${placeOf(store, name)} is not valid JSON (the file is corrupt): restore it from a backup or start the run again`);
-  }
-  if (!valid(value)) throw new StateError(`${placeOf(store, name)} does not hold a run's ${name.replace(/\.json$/, "")}: restore it from a backup or start the run again`);
-  return value;
-}
-
-/** The run's config.json, or one line naming the file when it is corrupt. */
-export function readRunConfig(store: Store): Promise<RunConfig> {
-  return readDocument(store, "config.json", () => store.readConfig(), (c) => isObject(c) && typeof c.workspace === "string");
-}
-
-const isObject = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/** Loads, migrates and validates a run's state and its current plan. */
-export async function loadRun(store: Store): Promise<{ state: RunState; plan: PlanIR; migratedFrom?: number }> {
-  const raw = await readDocument(store, "state.json", () => store.readStateRaw(), isObject);
-  let loaded: Awaited<ReturnType<typeof loadState>>;
-  try {
-    loaded = await loadState(raw);
-  } catch (err) {
-    if (!(err instanceof StateError)) throw err;
-    const broken = /invalid|not an object/.test(err.message) ? "; restore it from a backup or start the run again" : "";
-    throw new StateError(`${err.message.replace(/^state\.json/, placeOf(store, "state.json"))}${broken}`);
-  }
-  const { state, migratedFrom } = loaded;
-  const planName = state.revision === 0 ? "plan.ir.json" : join("revisions", `${state.revision}.ir.json`);
-  const plan = await readDocument(store, planName, () => store.readPlan(state.revision), (p) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes));
-  if (plan.planHash !== state.planHash) {
-    throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
-  }
-  // The plan's own planHash field proves nothing about its content: hash the content.
-  const actual = planHash(plan);
-  if (actual !== state.planHash) {
-    const file = state.revision === 0 ? "plan.ir.json" : `revisions/${state.revision}.ir.json`;
-    throw new IntegrityError(`${store.location}/${file} was edited outside planspec (its content hashes to ${actual.slice(0, 12)}, the run recorded ${state.planHash.slice(0, 12)}); record a change with planspec revise, or start a new run`);
-  }
-  return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
-}
+export { loadRun, openRun, readRunConfig };
 
 /** Resumes a run (a run directory or an opened store): checks consistency, handles interrupted steps, continues. */
 export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): Promise<SessionResult> {
@@ -303,10 +245,9 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   try {
     const { state, plan, migratedFrom } = await loadRun(store);
     const config = await readRunConfig(store);
-    const verdict = opts.gate?.(plan, state, config);
-    if (verdict && !verdict.ir) throw new GateError(refusal(`resume ${dir}`, verdict), verdict);
-    const newVerdict = verdict?.key !== undefined && verdict.key !== state.gate;
-    if (verdict?.key !== undefined) state.gate = verdict.key;
+    const verdict = await opts.gate?.(plan, state, config, dir);
+    const newVerdict = verdict !== undefined && verdict !== state.gate;
+    if (verdict !== undefined) state.gate = verdict;
     const env = opts.env ?? process.env;
     // Secret inputs were stored as marks: they must be given again, by --input or their environment variable.
     const salt = runSalt(config);
