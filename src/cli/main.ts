@@ -4,8 +4,8 @@
  * before commander and the command modules are loaded.
  */
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
 import { type CliIO, UsageError, write } from "./io.js";
+import { planspecVersion } from "../util/version.js";
 
 export interface ActionContext {
   io: CliIO;
@@ -13,16 +13,12 @@ export interface ActionContext {
   action<A extends unknown[]>(fn: (...args: A) => Promise<number> | number): (...args: A) => Promise<void>;
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
-}
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   // What commander prints for `--version`, without its ~50 ms of loading and wiring.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    await write(io.stdout, `${version()}\n`);
+    await write(io.stdout, `${planspecVersion()}\n`);
     return 0;
   }
   const [{ Command, CommanderError }, { commands }] = await Promise.all([import("commander"), import("./commands.js")]);
@@ -30,7 +26,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const program: Command = new Command("planspec");
   program
     .description("Plans for AI agents as checked programs: compile, lint, run, resume and evaluate.")
-    .version(version(), "-V, --version")
+    .version(planspecVersion(), "-V, --version")
     .option("--color", "force colour output")
     .option("--no-color", "disable colour output")
     .showHelpAfterError("(run with --help for usage)")

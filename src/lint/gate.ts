@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { compileFile, validateIRFile, type CompileOptions, type CompileResult } from "../compiler/index.js";
 import type { Diagnostic } from "../diagnostic.js";
 import type { PlanIR } from "../ir.js";
+import { planspecVersion } from "../util/version.js";
 import { lintCompiled } from "./engine.js";
 
 export interface GateOptions {
@@ -107,10 +108,8 @@ export function gateKey(plan: PlanIR, planFile: string | undefined, cwd = proces
       // The plan file is gone: the recorded IR is what gets linted.
     }
   }
-  return `${PLANSPEC_VERSION} ${plan.planHash} ${source}`;
+  return `${planspecVersion()} ${plan.planHash} ${source}`;
 }
-
-const PLANSPEC_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** The one-line message of a refusal: `refusing to ACTION: lint found N errors`. */
 export function refusal(action: string, result: GateResult): string {
