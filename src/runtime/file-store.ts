@@ -106,6 +106,7 @@ export class FileStore implements Store {
   private seq = -1;
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
+  private readonly planDigests = new Map<number, string>();
   private artifactsDirReady = false;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
@@ -137,14 +138,23 @@ export class FileStore implements Store {
     if (existsSync(this.path("state.json"))) throw new Error(`run ${this.runId} already exists at ${this.dir}`);
     mkdirSync(this.path("artifacts"), { recursive: true });
     this.artifactsDirReady = true;
-    writeFileAtomic(this.path("plan.ir.json"), JSON.stringify(plan), true);
+    const planText = JSON.stringify(plan);
+    writeFileAtomic(this.path("plan.ir.json"), planText, true);
+    state.planDigest = sha256Hex(planText);
     writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true);
     await this.writeState(state);
   }
 
   async readPlan(revision: number): Promise<PlanIR> {
     const file = revision === 0 ? this.path("plan.ir.json") : this.path(join("revisions", `${revision}.ir.json`));
-    return JSON.parse(readFileSync(file, "utf8")) as PlanIR;
+    const bytes = readFileSync(file);
+    this.planDigests.set(revision, sha256Hex(bytes));
+    return JSON.parse(bytes.toString("utf8")) as PlanIR;
+  }
+
+  /** The sha256 of a plan file's bytes as `readPlan` last read them (state.planDigest). */
+  planDigest(revision: number): string | undefined {
+    return this.planDigests.get(revision);
   }
 
   async readConfig(): Promise<RunConfig> {

@@ -64,10 +64,16 @@ export async function loadRun(store: Store): Promise<{ state: RunState; plan: Pl
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
   }
   // The plan's own planHash field proves nothing about its content: hash the content.
-  const actual = planHash(plan);
-  if (actual !== state.planHash) {
-    const file = state.revision === 0 ? "plan.ir.json" : `revisions/${state.revision}.ir.json`;
-    throw new IntegrityError(`${store.location}/${file} was edited outside planspec (its content hashes to ${actual.slice(0, 12)}, the run recorded ${state.planHash.slice(0, 12)}); record a change with planspec revise, or start a new run`);
+  // Bytes identical to the ones recorded in the (checksummed) state were checked before.
+  const digest = store instanceof FileStore ? store.planDigest(state.revision) : undefined;
+  if (digest === undefined || digest !== state.planDigest) {
+    const actual = planHash(plan);
+    if (actual !== state.planHash) {
+      const file = state.revision === 0 ? "plan.ir.json" : `revisions/${state.revision}.ir.json`;
+      throw new IntegrityError(`${store.location}/${file} was edited outside planspec (its content hashes to ${actual.slice(0, 12)}, the run recorded ${state.planHash.slice(0, 12)}); record a change with planspec revise, or start a new run`);
+    }
+    // Kept by the next write, so the next reader hashes bytes instead.
+    if (digest !== undefined) state.planDigest = digest;
   }
   return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
 }

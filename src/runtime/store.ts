@@ -72,6 +72,12 @@ export interface RunState {
    * the same plan with the same rules again.
    */
   gate?: string;
+  /**
+   * The file store's sha256 of the run's current plan file, as written (or as last found
+   * to hash to `planHash`): while the file's bytes still match, a reader need not
+   * recompute the canonical plan hash (seconds for a 100,000-step plan).
+   */
+  planDigest?: string;
   /** `elapsedMs`: active time of earlier sessions, so time paused for approval does not count against run_timeout. */
   budget: { toolCalls: number; startedAt: string; elapsedMs: number };
 }

@@ -1,7 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { loadState } from "../../src/runtime/migrations.js";
+import { reviseRun } from "../../src/runtime/revise.js";
 import { FileStore } from "../../src/runtime/file-store.js";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
 import { CHAIN, plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
@@ -104,6 +106,20 @@ describe("resume", () => {
     expect(calls(ws)).toEqual(["echo:second", "echo:third", "echo:second", "echo:third"]);
     expect(readState(dir)).toMatchObject({ schemaVersion: 2, status: "done" });
     expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).schemaVersion).toBe(2);
+  });
+
+  it("the state keeps the sha256 of the plan file's bytes; an edit of the file is still refused, and a revision's file is recorded on resume", async () => {
+    const { dir } = await finished();
+    const sha = (file: string) => createHash("sha256").update(readFileSync(join(dir, file))).digest("hex");
+    expect(readState(dir).planDigest).toBe(sha("plan.ir.json"));
+    const rev = await reviseRun(dir, plan(PLAN.replace("echo again", "echo once more")), { reason: "reworded", evidence: [] });
+    expect(rev.revision).toBe(1);
+    expect((await resumeRun(dir)).outcome.status).toBe("done");
+    expect(readState(dir).planDigest).toBe(sha("revisions/1.ir.json"));
+    // Same length, other content: the digest no longer matches, so the content is hashed.
+    const file = join(dir, "revisions/1.ir.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"goal":"echo once more"', '"goal":"echo twice more"'));
+    await expect(resumeRun(dir)).rejects.toThrow(/edited outside planspec/);
   });
 
   it("rejects a state file that is not valid after migration", async () => {
