@@ -3,7 +3,7 @@
  * The run-state journal benchmark (issue 15): every target of the issue from one command.
  *
  *   npm run build && node bench/journal.mjs [--sizes 50,200,800,3000] [--reps 3] [--long 10000,100000]
- *     [--fan 1000] [--concurrency 16] [--big 100000] [--big-dir DIR] [--max-build 600]
+ *     [--fan 1000] [--concurrency 16] [--big 100000] [--big-dir DIR] [--big-tool tiny|medium] [--max-build 600]
  *     [--no-peer] [--no-strace] [--planspec DIR] [--json out.json]
  *
  * - Linear plans at each of --sizes, interleaved per round with the LangGraph peer in both
@@ -48,6 +48,8 @@ const FAN = Number(argOf("fan", "1000"));
 const CONCURRENCY = Number(argOf("concurrency", "16"));
 const BIG = Number(argOf("big", "100000"));
 const BIG_DIR = argOf("big-dir");
+// tiny: outputs kept in the state; medium: outputs of 120 bytes, one artifact file per step.
+const BIG_TOOL = argOf("big-tool", "tiny");
 const MAX_BUILD_S = Number(argOf("max-build", "600"));
 const JSON_OUT = argOf("json");
 const PEER = !process.argv.includes("--no-peer");
@@ -194,7 +196,7 @@ for (const n of LONG) {
     continue;
   }
   const loadBefore = load();
-  const keep = n === BIG && !bigReady();
+  const keep = n === BIG && BIG_TOOL === "tiny" && !bigReady();
   const runDir = keep ? (bigDir ?? join(ws, `big-${n}`)) : undefined;
   const r = await linearRound(n, { keep, ...(runDir ? { runDir } : {}) });
   if (keep) bigDir = runDir;
@@ -239,7 +241,7 @@ if (STRACE_ON) {
     } else {
       bigDir ??= join(ws, `big-${BIG}`);
       const loadBefore = load();
-      built = await planspecRun(linearPlan(BIG), BIG, { keep: true, runDir: bigDir });
+      built = await planspecRun(linearPlan(BIG, BIG_TOOL), BIG, { keep: true, runDir: bigDir });
       built.load = `${loadBefore} → ${load()}`;
     }
   }
@@ -260,6 +262,7 @@ if (STRACE_ON) {
     );
     report.big = {
       n: BIG,
+      tool: BIG_TOOL,
       dir: bigDir,
       buildS: built ? built.wallMs / 1000 : undefined,
       buildLoad: built?.load,
@@ -321,7 +324,7 @@ out.push(
   "",
   b.skipped
     ? `Resume/status of a ${b.n}-step run: not measured, ${b.skipped}.`
-    : `Finished ${b.n}-step run${b.buildS ? ` (built in-process in ${b.buildS.toFixed(1)} s, load ${b.buildLoad})` : ""}, whole process, median of 3 interleaved: \`planspec resume\` ${ms(b.resumeMs)} ms (CPU ${ms(b.resumeCpuMs)}), \`planspec status\` ${ms(b.statusMs)} ms (CPU ${ms(b.statusCpuMs)}); of a finished 1-step run ${ms(b.resume1Ms)} / ${ms(b.status1Ms)} ms; \`node -e 0\` ${ms(b.nodeMs)} ms; load ${b.load}.`,
+    : `Finished ${b.n}-step run (tool \`${b.tool}\`)${b.buildS ? ` (built in-process in ${b.buildS.toFixed(1)} s, load ${b.buildLoad})` : ""}, whole process, median of 3 interleaved: \`planspec resume\` ${ms(b.resumeMs)} ms (CPU ${ms(b.resumeCpuMs)}), \`planspec status\` ${ms(b.statusMs)} ms (CPU ${ms(b.statusCpuMs)}); of a finished 1-step run ${ms(b.resume1Ms)} / ${ms(b.status1Ms)} ms; \`node -e 0\` ${ms(b.nodeMs)} ms; load ${b.load}.`,
 );
 
 // ---- Targets -------------------------------------------------------------------------------

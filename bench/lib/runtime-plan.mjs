@@ -19,6 +19,8 @@ const maybeDie = (ctx) => {
 };
 export default {
   tiny: { risk: "read", run: (args, ctx) => { maybeDie(ctx); return { i: args.i, ok: true }; } },
+  // Longer than a reference (64 bytes of JSON): stored as an artifact file, not in the state.
+  medium: { risk: "read", run: (args, ctx) => { maybeDie(ctx); return { i: args.i, text: "m".repeat(100) }; } },
   big: { risk: "read", run: (args, ctx) => { maybeDie(ctx); return { i: args.i, blob: args.i + pad }; } },
 };
 `;

@@ -7,6 +7,7 @@ import { useColor } from "./color.js";
 import { collect, faultHook, MAX_OUTPUT_OPTION, printGate, positiveInt, report, sizeOption } from "./run.js";
 import { progress } from "./progress.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
+import { verdictStands } from "../lint/verdict-key.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
   program
@@ -53,7 +54,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
             rerunInterrupted: opts.rerunInterrupted === true,
             // A run started with the gate overridden was the operator's decision: the gate says so with undefined.
             // The linter loads under the run's lock: a resume that finds the run held exits without it.
-            ...(opts.lintGate ? { gate: async (...a) => (await import("../runtime/gated.js")).recordedGate(io.cwd)(...a) } : {}),
+            ...(opts.lintGate ? { gate: async (...a) => (await import("../runtime/gated.js")).recordedGate(io.cwd)(...a), gateStands: verdictStands(io.cwd) } : {}),
             inputs: parseInputPairs(opts.input),
             ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
             ...(concurrency !== undefined ? { concurrency } : {}),

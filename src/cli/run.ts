@@ -139,7 +139,7 @@ Exit codes: 0 done, 1 failed or terminated (or lint errors), 2 usage or input er
             inputs: parseInputPairs(opts.input),
             toolModules: opts.tools,
             planFile: file,
-            ...(opts.lintGate ? {} : { lintGate: false }),
+            ...(opts.lintGate ? { gated: true } : { lintGate: false }),
             env: io.env,
             onEvent: p.onEvent,
             afterStateWrite: faultHook(io.env),

@@ -8,6 +8,7 @@ import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import { findRunDir } from "../runtime/open-store.js";
 import { readRunDirState } from "../runtime/file-store.js";
+import { formatRows } from "../runtime/summary.js";
 
 /** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
 export function resolveRunDir(arg: string, cwd: string): string {
@@ -19,12 +20,6 @@ export function resolveRunDir(arg: string, cwd: string): string {
 }
 
 /** Pads columns to equal width (the last column is left ragged). */
-export function formatTable(rows: string[][]): string {
-  const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
-}
-
 function summarise(dir: string, id: string): RunSummary | undefined {
   try {
     const state = readRunDirState(dir).doc as {
@@ -84,7 +79,7 @@ export function registerRuns(program: Command, ctx: ActionContext): void {
           return 0;
         }
         const rows = [["RUN", "STATUS", "PLAN", "STEPS", "UPDATED"], ...list.map((s) => [s.id, s.status, s.plan, `${s.done}/${s.total}`, s.updatedAt])];
-        await write(io.stdout, formatTable(rows));
+        await write(io.stdout, formatRows(rows));
         return 0;
       }),
     );
@@ -98,7 +93,7 @@ async function listStoreRuns(url: string, io: ActionContext["io"], json: boolean
     const list = await listRuns(db);
     if (json) await write(io.stdout, `${JSON.stringify(list, null, 2)}\n`);
     else if (list.length === 0) await write(io.stdout, `no runs in ${db.location}\n`);
-    else await write(io.stdout, formatTable([["RUN", "STATUS", "PLAN", "STEPS", "UPDATED", "WORKER"], ...list.map((s) => [s.id, s.status, s.plan, `${s.done}/${s.total}`, s.updatedAt, s.leaseOwner ?? "-"])]));
+    else await write(io.stdout, formatRows([["RUN", "STATUS", "PLAN", "STEPS", "UPDATED", "WORKER"], ...list.map((s) => [s.id, s.status, s.plan, `${s.done}/${s.total}`, s.updatedAt, s.leaseOwner ?? "-"])]));
     return 0;
   } finally {
     await db.close();

@@ -2,8 +2,10 @@
 import type { Command } from "commander";
 import type { ActionContext } from "./main.js";
 import { write, userError } from "./io.js";
-import { formatTable } from "./runs.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
+import { planspecVersion } from "../util/version.js";
+
+const exitCode = (status: string): number => (status === "failed" || status === "terminated" ? 1 : status === "paused" ? 3 : 0);
 
 export function registerStatus(program: Command, ctx: ActionContext): void {
   program
@@ -11,16 +13,31 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
     .description("show a run: each step's status and a checkpoint summary built from the plan and recorded facts")
     .argument("<run>", "a run directory or a run id under .planspec/runs")
     .option("--json", "print the state as JSON")
+    .option("--all", "list every step (a plan of more than 40 steps shows the steps that matter and a count per status)")
     .option(...STORE_OPTION)
-    .addHelpText("after", "\nExamples:\n  $ planspec status .planspec/runs/csv-anomaly-report-20250101T120000-ab12\n  $ planspec status nightly-1 --json\n\nExit codes: 0 done, 1 failed or terminated, 3 paused, 0 running; 2 no such run.\n")
+    .addHelpText("after", "\nExamples:\n  $ planspec status .planspec/runs/csv-anomaly-report-20250101T120000-ab12\n  $ planspec status nightly-1 --all\n  $ planspec status nightly-1 --json\n\nExit codes: 0 done, 1 failed or terminated, 3 paused, 0 running; 2 no such run.\n")
     .action(
-      ctx.action(async (run: string, opts: { json?: boolean; store?: string }) => {
+      ctx.action(async (run: string, opts: { json?: boolean; all?: boolean; store?: string }) => {
         const { io } = ctx;
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         try {
-          const { loadRun } = await import("../runtime/load.js");
-          const { statusTable, checkpointSummary } = await import("../runtime/summary.js");
+          const { FileStore, readStatusSummary } = await import("../runtime/file-store.js");
           const store = opened.store;
+          if (!opts.json && !opts.all && store instanceof FileStore) {
+            // A run whose last session ended cleanly: its snapshot says what to print.
+            let kept;
+            try {
+              kept = readStatusSummary(store.dir, planspecVersion());
+            } catch (err) {
+              return userError(err);
+            }
+            if (kept) {
+              await write(io.stdout, kept.summary.text);
+              return exitCode(kept.status);
+            }
+          }
+          const { loadRun } = await import("../runtime/load.js");
+          const { factSteps, statusText } = await import("../runtime/summary.js");
           let loaded;
           try {
             loaded = await loadRun(store);
@@ -33,18 +50,16 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
           } else {
             // Facts come from the outputs of the most recent done steps only: status stays fast on huge runs.
             const outputs = new Map<string, unknown>();
-            const done = plan.order.filter((id) => state.nodes[id]?.status === "done" && state.nodes[id]?.outputRef).slice(-5);
-            for (const id of done) {
+            for (const id of factSteps(plan, state)) {
               try {
                 outputs.set(id, await store.getArtifact(state.nodes[id]!.outputRef!));
               } catch {
                 // A missing artifact: resume will notice; status just shows no facts.
               }
             }
-            const head = `run ${state.runId} (${plan.name}${state.revision ? `, revision ${state.revision}` : ""}): ${state.status}, ${state.budget.toolCalls} tool calls, state v${state.stateVersion}\n\n`;
-            await write(io.stdout, head + formatTable(statusTable(plan, state)) + "\n" + checkpointSummary(plan, state, outputs).join("\n") + "\n");
+            await write(io.stdout, statusText(plan, state, outputs, { all: opts.all === true }));
           }
-          return state.status === "failed" || state.status === "terminated" ? 1 : state.status === "paused" ? 3 : 0;
+          return exitCode(state.status);
         } finally {
           await opened.close();
         }

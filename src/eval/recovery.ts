@@ -15,6 +15,7 @@ import { drive, RUN_ID } from "./recovery-session.js";
 import { CORRUPT_KINDS } from "./recovery-corrupt.js";
 import { BUILTIN_TOOLS, EFFECTS_LOG, EVAL_DIR, recoveryToolsModule } from "./recovery-tools.js";
 import { readRunDirState } from "../runtime/file-store.js";
+import { fileRefHash } from "../runtime/artifact-ref.js";
 
 export interface Trial {
   name: string;
@@ -212,7 +213,8 @@ export async function recoverPlan(planFile: string, ir: PlanIR, opts: RecoveryOp
       const first = await drive(ir, { ...base, ws });
       if (!first.done) return { fault: "artifact", name: "deleted artifact", ok: false, reason: first.reason ?? "did not finish" };
       const state = readRunDirState(join(ws, ".planspec/runs", RUN_ID)).doc as { nodes: Record<string, { outputRef?: string }> };
-      const victim = ir.order.find((id) => state.nodes[id]?.outputRef);
+      // An output kept in the state has no file to delete (its edit is a state edit, refused).
+      const victim = ir.order.find((id) => fileRefHash(state.nodes[id]?.outputRef ?? "") !== undefined);
       if (!victim) return dropped;
       unlinkSync(join(ws, ".planspec/runs", RUN_ID, state.nodes[victim]!.outputRef!));
       return tag("artifact", await judge(`deleted artifact of step "${victim}"`, ws, drive(ir, { ...base, ws }, ["resume", RUN_ID])));

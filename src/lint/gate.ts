@@ -6,13 +6,10 @@
  * too. An IR carries no comments or extension keys, so nothing in it can suppress a
  * finding.
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { compileFile, validateIRFile, type CompileOptions, type CompileResult } from "../compiler/index.js";
 import type { Diagnostic } from "../diagnostic.js";
 import type { PlanIR } from "../ir.js";
-import { planspecVersion } from "../util/version.js";
+import { isIRFile, verdictKey } from "./verdict-key.js";
 import { lintCompiled } from "./engine.js";
 
 export interface GateOptions {
@@ -46,10 +43,7 @@ export class GateError extends Error {
   }
 }
 
-/** True for a file the runtime takes as an IR (`*.ir.json`) rather than a plan to compile. */
-export function isIRFile(file: string): boolean {
-  return /\.ir\.json$/i.test(file);
-}
+export { isIRFile };
 
 /** Compiles a plan file, or validates an IR file (`*.ir.json`): the loader the file name calls for. */
 export function loadPlanFile(file: string, opts: CompileOptions = {}): CompileResult {
@@ -94,21 +88,9 @@ export function gateRecorded(plan: PlanIR, planFile: string | undefined, opts: P
   return result.ir ? { ...result, key } : result;
 }
 
-/**
- * What a recorded plan's verdict depends on: planspec's version (its rules), the plan and
- * the bytes of the plan file it was started from (its suppressions), or `ir` when there
- * is none to read.
- */
+/** The key of a verdict on `plan` (verdict-key.ts): planspec's version, the plan hash, the plan file's bytes. */
 export function gateKey(plan: PlanIR, planFile: string | undefined, cwd = process.cwd()): string {
-  let source = "ir";
-  if (planFile !== undefined && !isIRFile(planFile)) {
-    try {
-      source = createHash("sha256").update(readFileSync(resolve(cwd, planFile))).digest("hex");
-    } catch {
-      // The plan file is gone: the recorded IR is what gets linted.
-    }
-  }
-  return `${planspecVersion()} ${plan.planHash} ${source}`;
+  return verdictKey(plan.planHash, planFile, cwd);
 }
 
 /** The one-line message of a refusal: `refusing to ACTION: lint found N errors`. */

@@ -30,14 +30,17 @@ import {
   readFileSync,
   readSync,
   readdirSync,
+  statSync,
   unlinkSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
+import { fileRefHash, inStateRef, inStateText } from "./artifact-ref.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
 import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
-import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, Store } from "./store.js";
+import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
 
 /** The checksum ends state.json: `...,"checksum":"<sha256 of the document without it>"}`. */
@@ -98,6 +101,65 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
   }
 }
 
+/**
+ * The status summary of a run directory whose last session ended with a snapshot and
+ * nothing since (`status` of a finished or paused run), with the run's status; undefined
+ * when there is none to trust (a live or crashed run, a decision since, another planspec
+ * version). The state's checksum is checked, as for every read; nothing is parsed but
+ * the head line, so a 100,000-step run prints at once.
+ */
+export function readStatusSummary(dir: string, version: string): KeptSummary | undefined {
+  const file = join(dir, "state.json");
+  const bytes = readFileSync(file);
+  const journal = join(dir, JOURNAL_FILE);
+  // Records after the snapshot: the summary is older than the state.
+  if (existsSync(journal) && statSync(journal).size > 0) return undefined;
+  const newline = bytes.indexOf(10);
+  const from = Math.max(0, bytes.length - 100);
+  const tail = CHECKSUM_TAIL.exec(bytes.subarray(from).toString("latin1"));
+  // No head line (an older layout) or no checksum: the full read decides.
+  if (newline < 0 || newline === bytes.length - 1 || !tail) return undefined;
+  if (createHash("sha256").update(bytes.subarray(0, from + tail.index)).update("}").digest("hex") !== tail[1]) {
+    throw new IntegrityError(`${file} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
+  }
+  let head: { stateVersion?: unknown; status?: unknown; revision?: unknown; planHash?: unknown; gate?: unknown; summary?: StatusSummary };
+  try {
+    head = JSON.parse(`${bytes.subarray(0, newline).toString("utf8").replace(/,$/, "")}}`) as typeof head;
+  } catch {
+    return undefined;
+  }
+  const s = head.summary;
+  if (!s || s.stateVersion !== head.stateVersion || s.planspec !== version || typeof s.text !== "string" || typeof head.status !== "string") return undefined;
+  // The plan file was touched since (an edit, a restore): the full read checks it.
+  if (typeof head.revision !== "number" || s.planFile === undefined || s.planFile !== fileIdentity(join(dir, planFileName(head.revision)))) return undefined;
+  return { summary: s, status: head.status, planHash: String(head.planHash), stateVersion: Number(head.stateVersion), ...(typeof head.gate === "string" ? { gate: head.gate } : {}) };
+}
+
+/** A session's kept status summary and the head fields a reader needs beside it. */
+export interface KeptSummary {
+  summary: StatusSummary;
+  status: string;
+  planHash: string;
+  stateVersion: number;
+  /** The lint verdict key the run recorded (RunState.gate). */
+  gate?: string;
+}
+
+/** A run's plan file for a revision, relative to the run directory. */
+function planFileName(revision: number): string {
+  return revision === 0 ? "plan.ir.json" : join("revisions", `${revision}.ir.json`);
+}
+
+/** Inode, size and change time: any write, rename over or chmod of the file changes it. */
+function fileIdentity(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export class FileStore implements Store {
   readonly location: string;
   private readonly fragments = new Map<string, string>();
@@ -146,7 +208,7 @@ export class FileStore implements Store {
   }
 
   async readPlan(revision: number): Promise<PlanIR> {
-    const file = revision === 0 ? this.path("plan.ir.json") : this.path(join("revisions", `${revision}.ir.json`));
+    const file = this.path(planFileName(revision));
     const bytes = readFileSync(file);
     this.planDigests.set(revision, sha256Hex(bytes));
     return JSON.parse(bytes.toString("utf8")) as PlanIR;
@@ -198,7 +260,8 @@ export class FileStore implements Store {
       this.fragments.set(id, fragment);
       return fragment;
     });
-    const { nodes: _nodes, inputs, ...head } = state;
+    // A record never carries the status summary: only the session's last snapshot does.
+    const { nodes: _nodes, inputs, summary: _summary, ...head } = state;
     const inputsJson = JSON.stringify(inputs);
     if (this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
       return this.writeSnapshot(state, inputsJson);
@@ -221,10 +284,15 @@ export class FileStore implements Store {
 
   /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
   private async writeSnapshot(state: RunState, inputsJson: string): Promise<void> {
-    const { nodes: _nodes, inputs: _inputs, ...head } = state;
-    const headJson = JSON.stringify(head);
-    // The snapshot's key order: the head, inputs before nodes (as the state object has them).
-    const body = `${headJson.slice(0, -1)},"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
+    const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
+    // A summary of an earlier version (a write since: a decision, a revision) is dropped;
+    // a kept one names the plan file it was made with (any change to that file changes its ctime).
+    const kept = summary?.stateVersion === state.stateVersion ? { ...summary, planFile: fileIdentity(this.path(planFileName(state.revision))) } : undefined;
+    const headJson = JSON.stringify(kept ? { ...head, summary: kept } : head);
+    // The snapshot's key order: the head, inputs before nodes (as the state object has
+    // them). The head ends the first line (JSON strings hold no raw newline), so
+    // `status` can read it alone (readStatusSummary).
+    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
     const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
@@ -262,6 +330,8 @@ export class FileStore implements Store {
   async putArtifact(value: unknown, durable: boolean): Promise<ArtifactRef> {
     const text = JSON.stringify(value === undefined ? null : value);
     const hash = sha256Hex(text);
+    const inState = inStateRef(text, hash);
+    if (inState) return inState;
     const ref = `artifacts/${hash}.json`;
     const file = this.path(ref);
     if (this.knownArtifacts.has(hash) || (existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
@@ -284,7 +354,9 @@ export class FileStore implements Store {
   }
 
   async getArtifact(ref: string): Promise<unknown> {
-    const hash = /^artifacts\/([0-9a-f]{64})\.json$/.exec(ref)?.[1];
+    const text = inStateText(ref);
+    if (text !== undefined) return JSON.parse(text);
+    const hash = fileRefHash(ref);
     if (!hash) throw new IntegrityError(`${ref} is not an artifact reference`);
     let bytes: Buffer;
     try {
@@ -301,7 +373,9 @@ export class FileStore implements Store {
   }
 
   async checkArtifact(ref: string, hash: string): Promise<boolean> {
-    if (!/^artifacts\/[0-9a-f]{64}\.json$/.test(ref)) return false;
+    const text = inStateText(ref);
+    if (text !== undefined) return sha256Hex(text) === hash;
+    if (fileRefHash(ref) === undefined) return false;
     try {
       return sha256Hex(readFileSync(this.path(ref))) === hash;
     } catch {

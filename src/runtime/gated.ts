@@ -6,6 +6,7 @@
  */
 import type { PlanIR } from "../ir.js";
 import { gate, gateRecorded, GateError, irResult, loadPlanFile, refusal, type GateResult } from "../lint/gate.js";
+import { verdictStands } from "../lint/verdict-key.js";
 import { loadRun, openRun, readRunConfig, resumeRun, startRun, type ResumeOptions, type SessionResult, type StartOptions } from "./run.js";
 import type { RunConfig, RunState, Store } from "./store.js";
 
@@ -43,7 +44,7 @@ export async function runPlan(opts: RunOptions): Promise<SessionResult> {
     inputs: opts.inputs ?? {},
     toolModules: opts.toolModules ?? [],
     ...(named !== undefined && rest.planFile === undefined ? { planFile: named } : {}),
-    ...(lintGate === false ? { lintGate: false } : {}),
+    ...(lintGate === false ? { lintGate: false } : { gated: true }),
   });
 }
 
@@ -51,7 +52,7 @@ export async function runPlan(opts: RunOptions): Promise<SessionResult> {
 export async function resumePlan(run: string | Store, opts: GatedResumeOptions = {}): Promise<SessionResult> {
   const { lintGate, ...rest } = opts;
   const store = typeof run === "string" ? openRun(run) : run;
-  return resumeRun(store, lintGate === false ? rest : { ...rest, gate: recordedGate() });
+  return resumeRun(store, lintGate === false ? rest : { ...rest, gate: recordedGate(), gateStands: verdictStands() });
 }
 
 /**

@@ -4,6 +4,7 @@
  * artifact is missing or altered, or lost — then a person decides (`planspec resolve`),
  * since re-running would repeat the effect and adopting would trust unchecked content.
  */
+import { refHash } from "./artifact-ref.js";
 import { INLINE_RESULT_MAX, IntegrityError, type ArtifactRef, type IdempotencyRecord, type Store } from "./store.js";
 
 export type Recorded =
@@ -24,7 +25,7 @@ export class ResultLostError extends Error {
 /** Reads the result a record points at; restores it from the record when the artifact is missing or altered. */
 export async function recordedResult(store: Store, rec: IdempotencyRecord): Promise<Recorded> {
   if (rec.resultRef === null) return { kind: "ok", output: null, art: await store.putArtifact(null, true) };
-  const art = { ref: rec.resultRef, hash: rec.resultRef.slice("artifacts/".length, -".json".length) };
+  const art = { ref: rec.resultRef, hash: refHash(rec.resultRef) ?? "" };
   try {
     return { kind: "ok", output: await store.getArtifact(rec.resultRef), art };
   } catch (err) {

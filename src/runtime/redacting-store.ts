@@ -44,12 +44,14 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
     }
     const inputs: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(state.inputs)) inputs[k] = secretInputs.has(k) ? secretMark(v, scrub.salt) : scrub.value(v);
-    return { ...state, inputs, ...(state.reason !== undefined ? { reason: scrub.text(state.reason) } : {}), nodes };
+    // The status summary quotes errors, reasons and output facts: text like any other.
+    const summary = state.summary !== undefined ? { summary: { ...state.summary, text: scrub.text(state.summary.text) } } : {};
+    return { ...state, inputs, ...(state.reason !== undefined ? { reason: scrub.text(state.reason) } : {}), ...summary, nodes };
   };
 
   // What the inner store set on the copy (stateVersion, updatedAt, a checksum) goes back to the live state.
   const settle = (state: RunState, copy: RunState): void => {
-    for (const [k, v] of Object.entries(copy)) if (k !== "inputs" && k !== "reason" && k !== "nodes") (state as unknown as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(copy)) if (k !== "inputs" && k !== "reason" && k !== "nodes" && k !== "summary") (state as unknown as Record<string, unknown>)[k] = v;
   };
 
   const overrides: Partial<Store> = {

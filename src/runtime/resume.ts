@@ -5,6 +5,7 @@
  * for a person (write/external without a record); failed steps get a fresh start.
  */
 import type { IRNode, PlanIR } from "../ir.js";
+import { inStateText } from "./artifact-ref.js";
 import { inputsRead } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
@@ -88,7 +89,8 @@ export async function checkForResume(
 
   for (const id of order) {
     const st = state.nodes[id]!;
-    if (st.status !== "done" || (st.outputRef && st.outputHash && (await store.checkArtifact(st.outputRef, st.outputHash)))) continue;
+    // An output kept in the state was checked with the state's checksum.
+    if (st.status !== "done" || (st.outputRef && st.outputHash && (inStateText(st.outputRef) !== undefined || (await store.checkArtifact(st.outputRef, st.outputHash))))) continue;
     const key = await keyOf(byId.get(id)!);
     const rec = key !== undefined ? records[key] : undefined;
     if (key === undefined || !rec || rec.resultRef !== (st.outputRef ?? null)) {

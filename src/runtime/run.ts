@@ -6,7 +6,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
-import { FileStore } from "./file-store.js";
+import { FileStore, readStatusSummary } from "./file-store.js";
+import { planspecVersion } from "../util/version.js";
+import { verdictKey } from "../lint/verdict-key.js";
 import { Gateway } from "./gateway.js";
 import { InputError, resolveInputs } from "./inputs.js";
 import type { Scrubber } from "./redact.js";
@@ -16,6 +18,7 @@ import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionS
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
+import { nextSummary } from "./summary.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { envReferences } from "../compiler/mcp.js";
 import type { McpPool } from "./mcp/pool.js";
@@ -46,6 +49,11 @@ export interface StartOptions extends SessionOptions {
   plan: PlanIR;
   /** False: the operator overrode the lint gate for this run (recorded; resume honours it). */
   lintGate?: boolean;
+  /**
+   * The caller's lint gate passed this plan: its verdict key is kept in the state, so a
+   * resume of the same plan, file and planspec need not lint it again.
+   */
+  gated?: boolean;
   /** The run's own directory; default `<cwd>/.planspec/runs/<run-id>`. */
   runDir?: string;
   runId?: string;
@@ -206,6 +214,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
       ...(opts.lintGate === false ? { lintGate: false } : {}),
       secretSalt,
     };
+    if (opts.gated === true) state.gate = verdictKey(opts.plan.planHash, config.planFile, opts.cwd);
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
@@ -231,9 +240,32 @@ export interface ResumeOptions extends SessionOptions {
    * plan need not lint it again (`recordedGate` in gated.ts).
    */
   gate?: (plan: PlanIR, state: RunState, config: RunConfig, where: string) => string | undefined | Promise<string | undefined>;
+  /**
+   * Whether `gate` would pass the recorded plan without linting it (its recorded verdict
+   * key still stands; `verdictStands` in lint/verdict-key.ts). Lets a resume of a finished
+   * run answer without reading the plan; without it, a gated resume always reads the plan.
+   */
+  gateStands?: (planHash: string, recorded: string | undefined, config: RunConfig) => boolean;
 }
 
 export { loadRun, openRun, readRunConfig };
+
+/**
+ * A finished run whose last session left nothing for a resume to do (its kept summary
+ * says so: done, no secrets to supply, every output in the checksummed state) and no new
+ * inputs: the full resume would load the plan, check nothing, run nothing and answer
+ * done. Answered from the state's head line, with the same checks on what it reads
+ * (the state's checksum, the plan file untouched, the gate's recorded verdict).
+ */
+async function finishedAsKept(store: Store, opts: ResumeOptions): Promise<SessionResult | undefined> {
+  if (!(store instanceof FileStore) || Object.keys(opts.inputs ?? {}).length > 0) return undefined;
+  const kept = readStatusSummary(store.dir, planspecVersion());
+  if (!kept || kept.status !== "done" || kept.summary.noopResume !== true) return undefined;
+  if (opts.gate !== undefined && opts.gateStands?.(kept.planHash, kept.gate, await readRunConfig(store)) !== true) return undefined;
+  const event = store.appendEvent("run.resumed", { runId: store.runId, fromStatus: "done", stateVersion: kept.stateVersion });
+  opts.onEvent?.(event);
+  return { runId: store.runId, dir: store.location, resume: { reset: [], adopted: [], blocked: [], unresolved: [] }, outcome: { status: "done" } };
+}
 
 /** Resumes a run (a run directory or an opened store): checks consistency, handles interrupted steps, continues. */
 export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): Promise<SessionResult> {
@@ -243,6 +275,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   await store.lock();
   let tools: SessionTools | undefined;
   try {
+    const settled = await finishedAsKept(store, opts);
+    if (settled) return settled;
     const { state, plan, migratedFrom } = await loadRun(store);
     const config = await readRunConfig(store);
     const verdict = await opts.gate?.(plan, state, config, dir);
@@ -262,17 +296,21 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       state.inputs = merged;
     }
     const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
-    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
-    const { registry } = tools;
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) {
-      if (newVerdict) await sink.writeState(state);
+      // Nothing to run (so no tools to load). A write for the verdict ends this session: it keeps the status summary.
+      if (newVerdict) {
+        state.summary = await nextSummary(plan, state, (id) => sink.getArtifact(state.nodes[id]!.outputRef!));
+        await sink.writeState(state);
+      }
       return { ...base, outcome: { status: "done" } };
     }
+    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
+    const { registry } = tools;
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
       state.status = "paused";

@@ -16,6 +16,7 @@ import { resetNode, transition, type RunStatus } from "./states.js";
 import { resolveHint, ResultLostError, runRef } from "./recorded.js";
 import { PermanentStepError } from "./step.js";
 import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
+import { nextSummary } from "./summary.js";
 import { actionBinding } from "./binding.js";
 
 export interface SchedulerOptions {
@@ -169,6 +170,8 @@ export class Scheduler implements OutputSource {
   /** Runs until nothing more can run; returns the run's new status. */
   async run(): Promise<RunOutcome> {
     this.initialise();
+    // A summary describes the session that wrote it.
+    delete this.state.summary;
     this.state.status = "running";
     this.state.reason = undefined;
     const limit = this.plan.limits.runTimeoutMs;
@@ -213,8 +216,11 @@ export class Scheduler implements OutputSource {
     const outcome = this.outcome();
     this.state.status = outcome.status;
     this.state.reason = outcome.reason;
-    // A full write: the session ends with a snapshot that people and tools can read alone.
+    // A full write: the session ends with a snapshot that people and tools can read alone,
+    // and `status` can print from its first line.
+    this.state.summary = await nextSummary(this.plan, this.state, (id) => this.output(id));
     await this.commit(true);
+    delete this.state.summary;
     this.opts.emit(outcome.status === "paused" ? "run.paused" : "run.finished", { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
     await this.store.syncEvents();
     return outcome;

@@ -78,8 +78,30 @@ export interface RunState {
    * recompute the canonical plan hash (seconds for a 100,000-step plan).
    */
   planDigest?: string;
+  /**
+   * What `planspec status` prints, written with the snapshot that ends a session, so
+   * `status` of a finished run reads one line instead of the whole state and plan.
+   * Valid only while `stateVersion` and `planspec` (the version) match the state's.
+   */
+  summary?: StatusSummary;
   /** `elapsedMs`: active time of earlier sessions, so time paused for approval does not count against run_timeout. */
   budget: { toolCalls: number; startedAt: string; elapsedMs: number };
+}
+
+export interface StatusSummary {
+  stateVersion: number;
+  planspec: string;
+  text: string;
+  done: number;
+  total: number;
+  /** Set by the file store: the identity (inode, size, ctime) of the plan file the summary was made with. */
+  planFile?: string;
+  /**
+   * The run is done and a resume has nothing to check or ask for: no secrets to supply
+   * again, every output kept in the state (no artifact file to verify). `resume` then
+   * answers from the summary without reading the plan.
+   */
+  noopResume?: boolean;
 }
 
 /** One line of a run listing (`planspec runs`), whichever store holds the run. */

@@ -3,7 +3,9 @@
  * only from the plan (goals, risks, approvers) and recorded facts (state, outputs).
  */
 import type { IRNode, PlanIR } from "../ir.js";
-import type { NodeState, RunState } from "./store.js";
+import type { NodeState, RunState, StatusSummary } from "./store.js";
+import { planspecVersion } from "../util/version.js";
+import { inStateText } from "./artifact-ref.js";
 
 const nf = new Intl.NumberFormat("en-US");
 
@@ -44,17 +46,104 @@ function note(node: IRNode, st: NodeState): string {
   return "";
 }
 
-/** Rows of the status table, header first. */
-export function statusTable(plan: PlanIR, state: RunState): string[][] {
+/** Rows of the status table, header first: every step, or only those `shown` lets through. */
+export function statusTable(plan: PlanIR, state: RunState, shown?: ReadonlySet<string>): string[][] {
   const rows = [["STEP", "STATUS", "ATTEMPTS", "RISK", "TOOL", "TIME", "NOTE"]];
   const byId = new Map(plan.nodes.map((n) => [n.id, n]));
   for (const id of plan.order) {
     const node = byId.get(id);
     const st = state.nodes[id];
-    if (!node || !st) continue;
+    if (!node || !st || (shown && !shown.has(id))) continue;
     rows.push([id, st.status, String(st.attempts), node.risk, node.tool ?? "-", duration(st), note(node, st)]);
   }
   return rows;
+}
+
+/** Plans with more steps than this get a table of the steps that matter, not of every step. */
+export const STATUS_ROWS = 40;
+
+/**
+ * The steps a long run's table shows: every step that is running, failed, waiting for a
+ * person or rejected, the next ones to start, and the last done — at most STATUS_ROWS.
+ */
+function notableSteps(plan: PlanIR, state: RunState): Set<string> {
+  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
+  const attention: string[] = [];
+  const next: string[] = [];
+  const done: string[] = [];
+  for (const id of plan.order) {
+    const st = state.nodes[id];
+    if (!st) continue;
+    if (st.status === "running" || st.status === "failed" || st.awaiting || st.decision?.decision === "rejected") attention.push(id);
+    else if (st.status === "pending" && next.length < 5 && byId.get(id)?.dependsOn.every((d) => ["done", "skipped"].includes(state.nodes[d]?.status ?? ""))) next.push(id);
+    else if (st.status === "done") done.push(id);
+  }
+  return new Set([...attention, ...next, ...done.slice(-5)].slice(0, STATUS_ROWS));
+}
+
+/** Steps per status, in a fixed order: `100,000 steps: 99,990 done, 10 pending`. */
+function countLine(plan: PlanIR, state: RunState): string {
+  const counts = new Map<string, number>();
+  for (const id of plan.order) {
+    const s = state.nodes[id]?.status;
+    if (s) counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  const parts = ["done", "running", "failed", "pending", "skipped"].filter((s) => counts.has(s)).map((s) => `${nf.format(counts.get(s)!)} ${s}`);
+  return `${nf.format(plan.order.length)} steps: ${parts.join(", ")}`;
+}
+
+/**
+ * What `planspec status` prints: the run's line, the table and the checkpoint summary.
+ * A plan of more than STATUS_ROWS steps gets the steps that matter and a count per
+ * status, unless `all` (`--all`). `outputs` are those of the last done steps (facts).
+ */
+export function statusText(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, opts: { all?: boolean } = {}): string {
+  const head = `run ${state.runId} (${plan.name}${state.revision ? `, revision ${state.revision}` : ""}): ${state.status}, ${state.budget.toolCalls} tool calls, state v${state.stateVersion}\n\n`;
+  const long = !opts.all && plan.order.length > STATUS_ROWS;
+  const shown = long ? notableSteps(plan, state) : undefined;
+  const omitted = shown ? `${countLine(plan, state)}; ${nf.format(shown.size)} shown (--all lists every step)\n` : "";
+  return head + formatRows(statusTable(plan, state, shown)) + omitted + "\n" + checkpointSummary(plan, state, outputs).join("\n") + "\n";
+}
+
+/**
+ * The summary a session's last snapshot keeps for `status`: what status will print once
+ * that write (the next state version) is made. `output` reads a step's stored output.
+ */
+export async function nextSummary(plan: PlanIR, state: RunState, output: (id: string) => Promise<unknown>): Promise<StatusSummary> {
+  const facts = new Map<string, unknown>();
+  for (const id of factSteps(plan, state)) {
+    try {
+      facts.set(id, await output(id));
+    } catch {
+      // A missing artifact: resume will notice; the summary just shows no facts.
+    }
+  }
+  let done = 0;
+  let settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret);
+  for (const id of plan.order) {
+    const st = state.nodes[id];
+    if (st?.status === "done") done++;
+    if (settled && !(st?.status === "skipped" || (st?.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) settled = false;
+  }
+  const next = { ...state, stateVersion: state.stateVersion + 1 };
+  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusText(plan, next, facts), done, total: plan.order.length, noopResume: settled };
+}
+
+/** The steps whose outputs give the checkpoint summary its facts: the last five done. */
+export function factSteps(plan: PlanIR, state: RunState): string[] {
+  const ids: string[] = [];
+  for (let i = plan.order.length - 1; i >= 0 && ids.length < 5; i--) {
+    const id = plan.order[i]!;
+    if (state.nodes[id]?.status === "done" && state.nodes[id]?.outputRef) ids.unshift(id);
+  }
+  return ids;
+}
+
+/** Rows as aligned columns (the last column is not padded). */
+export function formatRows(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
 }
 
 function lower(goal: string): string {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../runtime/helpers.js";
+import { readOutput, readState, tempDir } from "../runtime/helpers.js";
 import { compileFile } from "../../src/compiler/index.js";
 import { setupTools } from "../../src/runtime/run.js";
 import { planspec } from "../cli/run-helpers.js";
@@ -81,16 +81,14 @@ steps:
     expect(found).toHaveLength(1);
   });
 
-  it("one server process serves the whole run and is stopped at its end", () => {
+  it("one server process serves the whole run and is stopped at its end", async () => {
     const dir = fixtureProject(
       `  a: { kind: read, goal: Ask the server for its pid, tool: fx.whoami, output: a }\n  b: { kind: read, goal: Ask the server for its pid again, tool: fx.whoami, output: b }\n  c: { kind: read, needs: [a, b], goal: Ask the server once more, tool: fx.whoami, output: c }\n`,
     );
     const r = planspec(dir, ["run", "p.plan.yaml", "--no-lint-gate", "--run-dir", "run"]);
     expect(r.stdout, r.stderr).toMatch(/: done\n/);
-    const pids = ["a", "b", "c"].map((id) => {
-      const st = JSON.parse(readFileSync(join(dir, "run/state.json"), "utf8")).nodes[id];
-      return Number(JSON.parse(readFileSync(join(dir, "run", st.outputRef), "utf8")).text);
-    });
+    const state = readState(join(dir, "run"));
+    const pids = await Promise.all(["a", "b", "c"].map(async (id) => Number(((await readOutput(join(dir, "run"), state.nodes[id]!.outputRef!)) as { text: string }).text)));
     expect(new Set(pids).size).toBe(1);
     expect(alive(pids[0]!)).toBe(false);
   });

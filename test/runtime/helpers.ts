@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSource } from "../../src/compiler/index.js";
-import { readRunDirState } from "../../src/runtime/file-store.js";
+import { FileStore, readRunDirState } from "../../src/runtime/file-store.js";
 import type { PlanIR } from "../../src/ir.js";
 import type { RunEvent, RunState } from "../../src/runtime/store.js";
 
@@ -27,6 +27,11 @@ export function writeFile(dir: string, name: string, text: string): string {
 
 export function readState(runDir: string): RunState {
   return readRunDirState(runDir).doc as unknown as RunState;
+}
+
+/** A recorded output, through the real store: kept in the state (`inline:`) or in its artifact file, checked against its hash. */
+export function readOutput(runDir: string, ref: string): Promise<unknown> {
+  return new FileStore(runDir, "reader").getArtifact(ref);
 }
 
 export function readEvents(runDir: string): RunEvent[] {

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, fileLines, planspec, waitFor } from "../cli/run-helpers.js";
-import { readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { readEvents, readOutput, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 import { freshDatabase, GATED_PLAN as GATED, type TestDatabase } from "./pg-helpers.js";
 
 const SLOW = `planspec: 1
@@ -57,13 +57,13 @@ describe("planspec with --store postgres://", () => {
     expect(planspec(ws, ["status", "nope"], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^planspec: no run "nope" in the store postgres:/) });
   });
 
-  it("export writes a run directory the file store resumes; import brings it back under a new id", () => {
+  it("export writes a run directory the file store resumes; import brings it back under a new id", async () => {
     const out = join(ws, "exported");
     const exp = planspec(ws, ["store", "export", "g1", "--store", tdb.url, "-o", out]);
     expect(exp.code, exp.stderr).toBe(0);
     const s = readState(out);
     expect(s.status).toBe("done");
-    expect(JSON.parse(readFileSync(join(out, s.nodes.send!.outputRef!), "utf8"))).toEqual({ written: "g1:send 1" });
+    expect(await readOutput(out, s.nodes.send!.outputRef!)).toEqual({ written: "g1:send 1" });
     expect(JSON.parse(readFileSync(join(out, "idempotency.json"), "utf8"))["g1:send"].resultRef).toBe(s.nodes.send!.outputRef);
     expect(readEvents(out).map((e) => e.seq)).toEqual(readEvents(out).map((_e, i) => i));
     expect(planspec(ws, ["status", out]).code).toBe(0);

@@ -1,15 +1,17 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { loadState } from "../../src/runtime/migrations.js";
 import { reviseRun } from "../../src/runtime/revise.js";
-import { FileStore } from "../../src/runtime/file-store.js";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
-import { CHAIN, plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { CHAIN, plan, readEvents, readOutput, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+
+/** Longer than a reference, so the echoed outputs are artifact files (smaller ones are kept in the state). */
+const PAD = "p".repeat(80);
 
 /** The shared chain plus a third step, so a resume has a step after the one it restarts from. */
-const PLAN = `${CHAIN}  third: { kind: analyze, goal: echo again, needs: [second], tool: echo, with: { w: "\${{ steps.second.output.v }}" }, output: again }
+const PLAN = `${CHAIN.replace("output.sum }}\" }", `output.sum }}", pad: ${PAD} }`)}  third: { kind: analyze, goal: echo again, needs: [second], tool: echo, with: { w: "\${{ steps.second.output.v }}", pad: ${PAD} }, output: again }
 `;
 
 async function finished() {
@@ -41,10 +43,22 @@ describe("resume", () => {
   it("an altered artifact is detected by its hash", async () => {
     const { dir } = await finished();
     const before = readState(dir);
-    writeFileSync(join(dir, before.nodes.first!.outputRef!), '{"sum":999}');
+    writeFileSync(join(dir, before.nodes.second!.outputRef!), '{"v":999}');
     const r = await resumeRun(dir);
-    expect(r.resume!.reset[0]).toMatchObject({ node: "first", reason: expect.stringMatching(/missing or altered/) });
+    expect(r.resume!.reset[0]).toMatchObject({ node: "second", reason: expect.stringMatching(/missing or altered/) });
     expect(readState(dir).nodes.third!.outputHash).toBe(before.nodes.third!.outputHash);
+  });
+
+  it("an output no longer than a reference is kept in the state, not in a file; editing it is refused as an edit of the state", async () => {
+    const { dir } = await finished();
+    const s = readState(dir);
+    expect(s.nodes.first!.outputRef).toBe('inline:{"sum":5}');
+    expect(await readOutput(dir, s.nodes.first!.outputRef!)).toEqual({ sum: 5 });
+    expect(readdirSync(join(dir, "artifacts")).sort()).toEqual([s.nodes.second!.outputRef!, s.nodes.third!.outputRef!].map((r) => r.slice("artifacts/".length)).sort());
+    const file = join(dir, "state.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('inline:{\\"sum\\":5}', 'inline:{\\"sum\\":6}'));
+    expect(readFileSync(file, "utf8")).toContain('inline:{\\"sum\\":6}');
+    await expect(resumeRun(dir)).rejects.toThrow(/state\.json was edited outside planspec/);
   });
 
   it("a changed input re-runs the steps that read it and their descendants", async () => {
@@ -52,8 +66,7 @@ describe("resume", () => {
     const r = await resumeRun(dir, { inputs: { a: "10" } });
     expect(r.resume!.reset.map((x) => x.node)).toEqual(["first", "second", "third"]);
     const s = readState(dir);
-    const out = JSON.parse(readFileSync(join(dir, s.nodes.third!.outputRef!), "utf8"));
-    expect(out).toEqual({ w: 13 });
+    expect(await readOutput(dir, s.nodes.third!.outputRef!)).toEqual({ w: 13, pad: PAD });
   });
 
   it("a finished run resumes as done without calling tools", async () => {
@@ -68,8 +81,10 @@ describe("resume", () => {
     const tools = writeFile(ws, "tools.mjs", TEST_TOOLS);
     const ir = plan(PLAN);
     const dir = join(ws, "legacy-run");
-    const store = new FileStore(dir, "legacy-run");
-    const art = await store.putArtifact({ sum: 5 }, true);
+    // Planspec 0.x kept every output in a file, however small.
+    const art = { ref: `artifacts/${createHash("sha256").update('{"sum":5}').digest("hex")}.json`, hash: createHash("sha256").update('{"sum":5}').digest("hex") };
+    mkdirSync(join(dir, "artifacts"), { recursive: true });
+    writeFileSync(join(dir, art.ref), '{"sum":5}');
     // A run directory as planspec 0.x left it: plan, config, artifacts and a v0 state.
     writeFileSync(join(dir, "plan.ir.json"), JSON.stringify(ir));
     writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [tools], workspace: ws, concurrency: 4 }));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
-import { plan, readEvents, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
+import { plan, readEvents, readOutput, readState, tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 
 function setup() {
   const ws = tempDir();
@@ -121,7 +121,7 @@ describe("scheduler", () => {
 `);
     const r = await startRun({ plan: ir, cwd: ws, inputs: {}, toolModules: [tools], runDir: "run" });
     const s = readState(r.dir);
-    expect(JSON.parse(readFileSync(join(r.dir, s.nodes.each!.outputRef!), "utf8"))).toEqual([{ sum: 11 }, { sum: 12 }, { sum: 13 }]);
+    expect(await readOutput(r.dir, s.nodes.each!.outputRef!)).toEqual([{ sum: 11 }, { sum: 12 }, { sum: 13 }]);
     expect(r.outcome.status).toBe("failed");
     expect(s.nodes.tooMany!.lastError).toMatch(/3 items, more than max_items 2/);
     expect(s.nodes.tooMany!.attempts).toBe(1);

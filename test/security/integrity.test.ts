@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEvents, readState } from "../runtime/helpers.js";
+import { readEvents, readOutput, readState } from "../runtime/helpers.js";
 import { fileLines, killHard, planspec, startPlanspec, waitFor } from "../cli/run-helpers.js";
 import { STACK, workspace } from "./helpers.js";
 
@@ -26,14 +26,16 @@ const run = (ws: string, id: string, extra: string[] = []) => planspec(ws, ["run
 const runDir = (ws: string, id: string) => join(ws, ".planspec/runs", id);
 const ledgerCalls = (ws: string) => fileLines(join(ws, "calls.log")).filter((c) => c === "ledger:pay").length;
 const artifact = (ws: string, id: string, step: string) => join(runDir(ws, id), readState(runDir(ws, id)).nodes[step]!.outputRef!);
-const receiptOutput = (ws: string, id: string) => JSON.parse(readFileSync(artifact(ws, id, "receipt"), "utf8")) as { got: string };
+const receiptOutput = async (ws: string, id: string) => (await readOutput(runDir(ws, id), readState(runDir(ws, id)).nodes.receipt!.outputRef!)) as { got: string };
 /** Larger than what an idempotency record keeps inline (64 KB). */
 const BIG = "b".repeat(70_000);
+/** Larger than a reference, so the result is an artifact file (a smaller one is kept in the state). */
+const MID = "m".repeat(100);
 
 describe("integrity of a run directory", () => {
-  it("a deleted artifact of a keyed step is restored from its idempotency record (small result): no second call, no failure", () => {
+  it("a deleted artifact of a keyed step is restored from its idempotency record (small result): no second call, no failure", async () => {
     const ws = workspace("keyed.plan.yaml", KEYED);
-    expect(run(ws, "small").code).toBe(0);
+    expect(run(ws, "small", ["--input", `entry=${MID}`]).code).toBe(0);
     rmSync(artifact(ws, "small", "pay"));
     for (let i = 0; i < 2; i++) {
       const r = planspec(ws, ["resume", "small"]);
@@ -43,10 +45,10 @@ describe("integrity of a run directory", () => {
     expect(existsSync(artifact(ws, "small", "pay"))).toBe(true);
     expect(readEvents(runDir(ws, "small")).filter((e) => e.type === "artifact.restored").map((e) => e.data.node)).toEqual(["pay"]);
     expect(ledgerCalls(ws)).toBe(1);
-    expect(receiptOutput(ws, "small").got).toBe("small:pay \"42\"");
+    expect((await receiptOutput(ws, "small")).got).toBe(`small:pay "${MID}"`);
   });
 
-  it("a deleted artifact of a keyed step with a large result: the run pauses naming the step (on every resume), resolve --adopt finishes it without a second call", () => {
+  it("a deleted artifact of a keyed step with a large result: the run pauses naming the step (on every resume), resolve --adopt finishes it without a second call", async () => {
     const ws = workspace("keyed.plan.yaml", KEYED);
     expect(run(ws, "lost", ["--input", `entry=${BIG}`]).code).toBe(0);
     rmSync(artifact(ws, "lost", "pay"));
@@ -66,11 +68,11 @@ describe("integrity of a run directory", () => {
     const done = planspec(ws, ["resume", "lost"]);
     expect(done.code, done.stderr).toBe(0);
     expect(ledgerCalls(ws)).toBe(1);
-    expect(receiptOutput(ws, "lost").got).toBe("adopted by a person");
+    expect((await receiptOutput(ws, "lost")).got).toBe("adopted by a person");
     expect(readEvents(runDir(ws, "lost")).some((e) => e.type === "resolved" && e.data.node === "pay" && e.data.choice === "adopt" && e.data.by === "ops")).toBe(true);
   });
 
-  it("an altered artifact of a keyed step is neither adopted nor re-run: the run pauses; resolve --rerun calls the tool again", () => {
+  it("an altered artifact of a keyed step is neither adopted nor re-run: the run pauses; resolve --rerun calls the tool again", async () => {
     const ws = workspace("keyed.plan.yaml", KEYED);
     expect(run(ws, "forged", ["--input", `entry=${BIG}`]).code).toBe(0);
     writeFileSync(artifact(ws, "forged", "pay"), JSON.stringify({ written: "forged" }));
@@ -85,7 +87,7 @@ describe("integrity of a run directory", () => {
     const done = planspec(ws, ["resume", "forged"]);
     expect(done.code, done.stderr).toBe(0);
     expect(ledgerCalls(ws)).toBe(2);
-    expect(receiptOutput(ws, "forged").got).toBe(`forged:pay ${JSON.stringify(BIG)}`);
+    expect((await receiptOutput(ws, "forged")).got).toBe(`forged:pay ${JSON.stringify(BIG)}`);
   });
 
   it("an interrupted keyed call: resolve --adopt records what it returned, and resume continues without calling it again", async () => {
@@ -101,7 +103,7 @@ describe("integrity of a run directory", () => {
     const done = planspec(ws, ["resume", "cut"]);
     expect(done.code, done.stderr).toBe(0);
     expect(fileLines(join(ws, "gate-entered"))).toEqual(["hold"]);
-    expect(JSON.parse(readFileSync(artifact(ws, "cut", "hold"), "utf8"))).toEqual({ released: "hold" });
+    expect(await readOutput(runDir(ws, "cut"), readState(runDir(ws, "cut")).nodes.hold!.outputRef!)).toEqual({ released: "hold" });
   });
 
   it("resolve refuses a step that waits for no resolution, and needs exactly one of --rerun / --adopt", () => {

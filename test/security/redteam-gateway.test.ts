@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readOutput, readState } from "../runtime/helpers.js";
 import { planspec, put, scratch } from "./helpers.js";
 
 const TOOLS = `let last;
@@ -42,13 +43,16 @@ steps:
 `;
 
 describe("red team: a tool's result cannot change after it was checked and stored", () => {
-  it("a later step reads the stored result, not the object the tool still holds", () => {
+  it("a later step reads the stored result, not the object the tool still holds", async () => {
     const ws = scratch();
     put(ws, "p.plan.yaml", PLAN);
     put(ws, "tools.mjs", TOOLS);
     const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate"]);
     expect(r.code).toBe(0);
-    const artifacts = readdirSync(join(ws, "run/artifacts")).map((f) => readFileSync(join(ws, "run/artifacts", f), "utf8"));
+    // Every output as stored: small ones in the state, larger ones in artifact files.
+    const state = readState(join(ws, "run"));
+    const artifacts = await Promise.all(Object.values(state.nodes).map(async (n) => JSON.stringify(await readOutput(join(ws, "run"), n.outputRef!))));
+    for (const f of readdirSync(join(ws, "run/artifacts"))) artifacts.push(readFileSync(join(ws, "run/artifacts", f), "utf8"));
     expect(artifacts).toContain(JSON.stringify({ to: "ops@example.com" }));
     expect(artifacts.join("\n")).toContain('"sent_to":"ops@example.com"');
     expect(artifacts.join("\n")).not.toContain("attacker@evil.example");

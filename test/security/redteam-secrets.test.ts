@@ -97,7 +97,9 @@ describe("red team: secret forms the scrubber must catch", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/cannot load tool module .*bad\.mjs: config check failed: passphrase \[redacted\] rejected/);
     expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate", "--input", `api_key=${KEY}`], env).code).toBe(0);
-    const resume = planspec(ws, ["resume", "run", "--tools", "bad.mjs", "--input", `api_key=${KEY}`], env);
+    // A changed input gives the finished run steps to re-run, so resume loads the tools (a run with nothing to run does not).
+    const resume = planspec(ws, ["resume", "run", "--tools", "bad.mjs", "--input", `api_key=${KEY}-rotated`], env);
+    expect(resume.code).toBe(2);
     expect(resume.stderr).toContain("[redacted]");
     expect(run.stderr + resume.stderr).not.toContain(PASS);
   });

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readState } from "../runtime/helpers.js";
+import { readOutput, readState } from "../runtime/helpers.js";
 import { BIN, planspec } from "../cli/run-helpers.js";
 import { type ScriptServer, openaiReply, startServer } from "../planner/server.js";
 import { planspecAsync, workspace } from "./helpers.js";
@@ -109,7 +109,7 @@ steps:
     expect(resumed.code, resumed.stderr).toBe(0);
     const state = readState(runDir(ws, "rep"));
     expect(state.nodes["reporting.install.fetch"]!.status).toBe("done");
-    expect(JSON.parse(readFileSync(join(runDir(ws, "rep"), state.nodes["reporting.build"]!.outputRef!), "utf8"))).toEqual({ built: "2.1", from: "reportgen" });
+    expect(await readOutput(runDir(ws, "rep"), state.nodes["reporting.build"]!.outputRef!)).toEqual({ built: "2.1", from: "reportgen" });
   });
 
   const LONG = `planspec: 1

@@ -8,6 +8,7 @@
  * changed, not the whole state. Artifacts are content-addressed and shared by all runs.
  */
 import type { PlanIR } from "../../ir.js";
+import { fileRefHash, inStateRef, inStateText } from "../artifact-ref.js";
 import { sha256Hex } from "../atomic.js";
 import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type NodeState, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
@@ -236,6 +237,8 @@ export class PgStore implements Store {
   async putArtifact(value: unknown, _durable: boolean): Promise<ArtifactRef> {
     const text = JSON.stringify(value === undefined ? null : value);
     const hash = sha256Hex(text);
+    const inState = inStateRef(text, hash);
+    if (inState) return inState;
     // Committed before returning, so always durable: a record may point at it at once.
     if (!this.knownArtifacts.has(hash)) {
       await this.db.query("INSERT INTO planspec.artifacts (sha256, content) VALUES ($1, $2) ON CONFLICT DO NOTHING", [hash, text]);
@@ -245,7 +248,9 @@ export class PgStore implements Store {
   }
 
   async getArtifact(ref: string): Promise<unknown> {
-    const hash = hashOf(ref);
+    const text = inStateText(ref);
+    if (text !== undefined) return JSON.parse(text);
+    const hash = fileRefHash(ref);
     const r = hash ? await this.db.query<{ content: string }>("SELECT content FROM planspec.artifacts WHERE sha256 = $1", [hash]) : undefined;
     if (!r?.rows[0]) throw new IntegrityError(`artifact ${ref} is missing from ${this.location}`);
     if (sha256Hex(r.rows[0].content) !== hash) throw new IntegrityError(`artifact ${ref} in ${this.location} is altered (its content does not match its hash)`);
@@ -253,7 +258,9 @@ export class PgStore implements Store {
   }
 
   async checkArtifact(ref: string, hash: string): Promise<boolean> {
-    const h = hashOf(ref);
+    const text = inStateText(ref);
+    if (text !== undefined) return sha256Hex(text) === hash;
+    const h = fileRefHash(ref);
     if (!h) return false;
     const r = await this.db.query<{ ok: boolean }>("SELECT encode(sha256(convert_to(content, 'UTF8')), 'hex') = $2 AS ok FROM planspec.artifacts WHERE sha256 = $1", [h, hash]);
     return r.rows[0]?.ok === true;
@@ -443,8 +450,4 @@ interface NodeRow {
 /** Every node with its place in the state's key order. */
 function allNodes(state: RunState): NodeRow[] {
   return Object.entries(state.nodes).map(([id, node], ord) => ({ id, ord, state: node }));
-}
-
-function hashOf(ref: string): string | undefined {
-  return /^artifacts\/([0-9a-f]{64})\.json$/.exec(ref)?.[1];
 }
