@@ -7,7 +7,8 @@ import type { RunSummary } from "../runtime/store.js";
 import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import { findRunDir } from "../runtime/open-store.js";
-import { readRunDirState } from "../runtime/file-store.js";
+import { readRunDirState, readStatusSummary } from "../runtime/file-store.js";
+import { planspecVersion } from "../util/version.js";
 import { formatRows } from "../runtime/summary.js";
 
 /** A run argument is a run directory or a run id under `.planspec/runs` of the working directory. */
@@ -19,9 +20,11 @@ export function resolveRunDir(arg: string, cwd: string): string {
   }
 }
 
-/** Pads columns to equal width (the last column is left ragged). */
+/** A run's line: from its kept summary when its last session ended cleanly, else from its whole state. */
 function summarise(dir: string, id: string): RunSummary | undefined {
   try {
+    const kept = readStatusSummary(dir, planspecVersion());
+    if (kept) return { id, status: kept.status, plan: kept.summary.plan ?? "?", done: kept.summary.done, total: kept.summary.total, createdAt: kept.createdAt, updatedAt: kept.updatedAt };
     const state = readRunDirState(dir).doc as {
       status: string;
       createdAt?: string;

@@ -122,7 +122,7 @@ export function readStatusSummary(dir: string, version: string): KeptSummary | u
   if (createHash("sha256").update(bytes.subarray(0, from + tail.index)).update("}").digest("hex") !== tail[1]) {
     throw new IntegrityError(`${file} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
   }
-  let head: { stateVersion?: unknown; status?: unknown; revision?: unknown; planHash?: unknown; gate?: unknown; summary?: StatusSummary };
+  let head: { stateVersion?: unknown; status?: unknown; revision?: unknown; planHash?: unknown; gate?: unknown; createdAt?: unknown; updatedAt?: unknown; summary?: StatusSummary };
   try {
     head = JSON.parse(`${bytes.subarray(0, newline).toString("utf8").replace(/,$/, "")}}`) as typeof head;
   } catch {
@@ -132,7 +132,15 @@ export function readStatusSummary(dir: string, version: string): KeptSummary | u
   if (!s || s.stateVersion !== head.stateVersion || s.planspec !== version || typeof s.text !== "string" || typeof head.status !== "string") return undefined;
   // The plan file was touched since (an edit, a restore): the full read checks it.
   if (typeof head.revision !== "number" || s.planFile === undefined || s.planFile !== fileIdentity(join(dir, planFileName(head.revision)))) return undefined;
-  return { summary: s, status: head.status, planHash: String(head.planHash), stateVersion: Number(head.stateVersion), ...(typeof head.gate === "string" ? { gate: head.gate } : {}) };
+  return {
+    summary: s,
+    status: head.status,
+    planHash: String(head.planHash),
+    stateVersion: Number(head.stateVersion),
+    createdAt: String(head.createdAt ?? ""),
+    updatedAt: String(head.updatedAt ?? ""),
+    ...(typeof head.gate === "string" ? { gate: head.gate } : {}),
+  };
 }
 
 /** A session's kept status summary and the head fields a reader needs beside it. */
@@ -141,6 +149,8 @@ export interface KeptSummary {
   status: string;
   planHash: string;
   stateVersion: number;
+  createdAt: string;
+  updatedAt: string;
   /** The lint verdict key the run recorded (RunState.gate). */
   gate?: string;
 }

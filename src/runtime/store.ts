@@ -94,6 +94,8 @@ export interface StatusSummary {
   text: string;
   done: number;
   total: number;
+  /** The plan's name (for `planspec runs`). */
+  plan?: string;
   /** Set by the file store: the identity (inode, size, ctime) of the plan file the summary was made with. */
   planFile?: string;
   /**

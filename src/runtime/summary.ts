@@ -126,7 +126,7 @@ export async function nextSummary(plan: PlanIR, state: RunState, output: (id: st
     if (settled && !(st?.status === "skipped" || (st?.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) settled = false;
   }
   const next = { ...state, stateVersion: state.stateVersion + 1 };
-  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusText(plan, next, facts), done, total: plan.order.length, noopResume: settled };
+  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusText(plan, next, facts), done, total: plan.order.length, plan: plan.name, noopResume: settled };
 }
 
 /** The steps whose outputs give the checkpoint summary its facts: the last five done. */

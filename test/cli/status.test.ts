@@ -51,6 +51,22 @@ describe("planspec resume of a finished run", () => {
   });
 });
 
+describe("planspec runs", () => {
+  it("lists a run from its kept summary and a run decided since from its whole state, alike", () => {
+    const gate = "  publish: { kind: write, goal: publish, tool: gate, risk: write, needs: [s1], with: { release: go }, approval: { required: true, approvers: [ops] } }\n";
+    const ws = workspace("p.plan.yaml", linear(2, gate));
+    expect(run(ws, "a").code).toBe(3);
+    expect(run(ws, "b").code).toBe(3);
+    expect(planspec(ws, ["approve", "b", "publish", "--by", "ops"]).code).toBe(0);
+    expect(headLine(ws, "a").summary).toBeDefined();
+    expect(headLine(ws, "b").summary).toBeUndefined();
+    const list = JSON.parse(planspec(ws, ["runs", "--json"]).stdout) as Array<Record<string, unknown>>;
+    for (const id of ["a", "b"]) {
+      expect(list.find((r) => r.id === id)).toMatchObject({ status: "paused", plan: "line", done: 2, total: 3, createdAt: headLine(ws, id).createdAt, updatedAt: headLine(ws, id).updatedAt });
+    }
+  });
+});
+
 describe("planspec status", () => {
   it("a plan file edited after the run (same size) is not hidden by the kept summary: status checks it and refuses", () => {
     const ws = workspace("p.plan.yaml", linear(3));
