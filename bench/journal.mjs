@@ -16,7 +16,7 @@
  *   already measured predict more than --max-build seconds.
  * - Syncs per step: strace of whole-process `planspec run` (lib/syscalls.mjs) at each size, of
  *   the fan-out 1 -> --fan -> 1 at --concurrency, and of the peer in a child process.
- * - Resume and status of a finished --big-step run, whole process, beside `node -e 0`. The run
+ * - Resume and status of a finished --big-step run (--big 0: none), whole process, beside `node -e 0`. The run
  *   is built in-process (timed), reused from --long, or reused from --big-dir when it holds one
  *   (built there and kept otherwise).
  * Compile + lint of a 10,000-step plan and the corpus gate are bench/compile.mjs and
@@ -232,7 +232,9 @@ if (STRACE_ON) {
 // ---- Resume and status of a finished big run -----------------------------------------------
 {
   let built;
-  if (!bigReady()) {
+  if (BIG === 0) {
+    report.big = { n: 0, skipped: "--big 0" };
+  } else if (!bigReady()) {
     const predicted = predictSeconds(linearAll, BIG);
     if (predicted > MAX_BUILD_S) {
       report.big = { n: BIG, skipped: `building it is predicted to take ${predicted.toFixed(0)} s (--max-build ${MAX_BUILD_S}); pass --big N for a smaller run` };
