@@ -55,7 +55,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
       timer = setTimeout(() => stepAbort.abort(new StepTimeoutError(node.id, ms)), ms);
     }
     const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
-    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease };
+    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
     const started = performance.now();
     const returned = await runStepBody(node, a.env, gateway, cc);
     clearTimeout(timer);

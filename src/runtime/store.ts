@@ -180,6 +180,8 @@ export interface Store {
   readEvents(): Promise<RunEvent[]>;
   /** Makes appended events durable (called when the run stops). */
   syncEvents(): Promise<void>;
+  /** Writes events a store holds back (a run directory batches them per turn) so readers see them now. */
+  flushEvents?(): void;
   readIdempotency(): Promise<Record<string, IdempotencyRecord>>;
   /**
    * Durably records a key before the step that used it is marked done; `result`, when
