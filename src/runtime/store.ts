@@ -229,7 +229,15 @@ export class IntegrityError extends Error {
   }
 }
 
-/** Current time as UTC ISO-8601. */
+let isoMs = Number.NaN;
+let iso = "";
+
+/** Current time as UTC ISO-8601; a step asks several times per millisecond, so the last text is kept. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }
