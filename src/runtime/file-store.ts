@@ -113,6 +113,8 @@ export class FileStore implements Store {
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
   private artifactsDirReady = false;
+  /** Every artifact in the directory was written by this store (a run it created): an unknown hash has no file yet. */
+  private artifactsComplete = false;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
   private journalFd: number | undefined;
@@ -143,6 +145,7 @@ export class FileStore implements Store {
     if (existsSync(this.path("state.json"))) throw new Error(`run ${this.runId} already exists at ${this.dir}`);
     mkdirSync(this.path("artifacts"), { recursive: true });
     this.artifactsDirReady = true;
+    this.artifactsComplete = true;
     writeFileAtomic(this.path("plan.ir.json"), JSON.stringify(plan), true);
     writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true);
     await this.writeState(state);
@@ -261,7 +264,7 @@ export class FileStore implements Store {
     const hash = sha256Hex(text);
     const ref = `artifacts/${hash}.json`;
     const file = this.path(ref);
-    if (this.knownArtifacts.has(hash) || (existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
+    if (this.knownArtifacts.has(hash) || (!this.artifactsComplete && existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
       // Write-once: the same content is already there. Make it durable if asked,
       // since an earlier writer may not have been.
       if (durable) {
