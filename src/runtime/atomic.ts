@@ -33,7 +33,11 @@ export function fsyncDir(dir: string): void {
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
   const tmp = tempNameFor(file);
-  const fd = openSync(tmp, "w", 0o644);
+  replaceFromTemp(tmp, openSync(tmp, "w", 0o644), file, data, durable, dirFd);
+}
+
+/** The rest of an atomic replace, from a temp file `tmp` beside `file`, created empty and open as `fd` (closed here). */
+export function replaceFromTemp(tmp: string, fd: number, file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
   try {
     writeAll(fd, data);
     if (durable) fdatasyncSync(fd);

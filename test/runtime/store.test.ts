@@ -160,3 +160,41 @@ describe("events.jsonl", () => {
     expect(readRunDirState(join(dir, "run")).doc).toMatchObject({ nodes: { s1: { status: "done" }, s2: { status: "running" }, s3: { status: "pending" } } });
   });
 });
+
+describe("artifact temp files made ahead", () => {
+  it("a long session leaves only its artifacts, each readable, across sessions of one process", async () => {
+    const dir = tempDir();
+    const store = new FileStore(dir, "r");
+    const refs: string[] = [];
+    for (let session = 0; session < 2; session++) {
+      await store.lock();
+      for (let i = 0; i < 300; i++) refs.push((await store.putArtifact({ session, i }, i % 50 === 0)).ref);
+      await store.unlock();
+    }
+    expect(readdirSync(join(dir, "artifacts")).sort()).toEqual(refs.map((r) => r.slice("artifacts/".length)).sort());
+    for (const [k, ref] of refs.entries()) expect(await store.getArtifact(ref)).toEqual({ session: Math.floor(k / 300), i: k % 300 });
+  });
+
+  it("the temp files a killed session made ahead are removed by the next lock holder", async () => {
+    const dir = tempDir();
+    const script = `
+      import { FileStore } from ${JSON.stringify(join(root, "dist/runtime/file-store.js"))};
+      const store = new FileStore(${JSON.stringify(dir)}, "r");
+      await store.lock();
+      for (let i = 0; i < 200; i++) await store.putArtifact({ i }, false);
+      setTimeout(() => process.stdout.write("ready\\n"), 200);
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((res) => child.stdout.once("data", () => res()));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const temps = () => readdirSync(join(dir, "artifacts")).filter((f) => f.endsWith(".tmp"));
+    expect(temps().length).toBeGreaterThan(0);
+    const next = new FileStore(dir, "r");
+    await next.lock();
+    expect(temps()).toEqual([]);
+    expect(readdirSync(join(dir, "artifacts"))).toHaveLength(200);
+    await next.unlock();
+  });
+});
