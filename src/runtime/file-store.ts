@@ -55,6 +55,9 @@ const MIN_COMPACT_BYTES = 16 * 1024;
 /** Artifacts a session writes before a worker creates their temp files ahead: a short session never starts one. */
 const SPARES_AFTER = 64;
 
+/** Characters of event lines held back before they are written whatever comes next. */
+const MAX_PENDING_EVENTS = 1 << 16;
+
 /** Idempotency records appended since idempotency.json was last written. */
 const IDEMPOTENCY_LOG = "idempotency.jsonl";
 
@@ -359,6 +362,8 @@ export class FileStore implements Store {
     this.openEvents();
     const event: RunEvent = { seq: ++this.seq, time: nowIso(), type, data };
     this.pendingEvents += `${JSON.stringify(event)}\n`;
+    // A long stretch without a state write (a transfer of a whole run's events) is written as it goes.
+    if (this.pendingEvents.length > MAX_PENDING_EVENTS) this.flushEvents();
     return event;
   }
 
