@@ -33,11 +33,7 @@ export function fsyncDir(dir: string): void {
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
   const tmp = tempNameFor(file);
-  replaceFromTemp(tmp, openSync(tmp, "w", 0o644), file, data, durable, dirFd);
-}
-
-/** The rest of an atomic replace, from a temp file `tmp` beside `file`, created empty and open as `fd` (closed here). */
-export function replaceFromTemp(tmp: string, fd: number, file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
+  const fd = openSync(tmp, "w", 0o644);
   try {
     writeAll(fd, data);
     if (durable) fdatasyncSync(fd);

@@ -8,8 +8,7 @@
  *   replace with fsync of file and directory (see atomic.ts).
  * - artifacts: write-once, atomic rename; fsynced only when `durable` is asked (results an
  *   idempotency record points at). A non-durable artifact lost to power loss is caught
- *   by resume's hash check and its step re-runs. Once a session has written a few, a
- *   worker thread creates the empty temp files ahead (spare-files.ts).
+ *   by resume's hash check and its step re-runs.
  * - state: `state.json` is a snapshot, `journal.jsonl` the transitions since (journal.ts).
  *   A write with a list of changed nodes is one checksummed record appended and
  *   fdatasynced before the scheduler calls the step's tool; the snapshot is rewritten
@@ -39,10 +38,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
-import { fsyncDir, replaceFromTemp, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
+import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
 import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
-import { SpareFiles } from "./spare-files.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
 
@@ -51,9 +49,6 @@ const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 
 /** The journal is folded into a new snapshot once it is this long and longer than the snapshot. */
 const MIN_COMPACT_BYTES = 16 * 1024;
-
-/** Artifacts a session writes before a worker creates their temp files ahead: a short session never starts one. */
-const SPARES_AFTER = 64;
 
 /** Characters of event lines held back before they are written whatever comes next. */
 const MAX_PENDING_EVENTS = 1 << 16;
@@ -110,9 +105,6 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
   }
 }
 
-/** Sessions of this process that made spare temp files: their names must not meet. */
-let spareSessions = 0;
-
 export class FileStore implements Store {
   readonly location: string;
   private readonly fragments = new Map<string, string>();
@@ -126,10 +118,6 @@ export class FileStore implements Store {
   private artifactsDirReady = false;
   /** Every artifact in the directory was written by this store (a run it created): an unknown hash has no file yet. */
   private artifactsComplete = false;
-  /** The store holds the run's lock: only the lock holder makes temp files ahead (and sweeps them). */
-  private locked = false;
-  private artifactsWritten = 0;
-  private spares: SpareFiles | undefined;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
   private journalFd: number | undefined;
@@ -292,24 +280,10 @@ export class FileStore implements Store {
       }
     } else {
       this.ensureArtifactsDir();
-      const spare = this.spareTemp();
-      if (spare) replaceFromTemp(spare.tmp, spare.fd, file, text, durable);
-      else writeFileAtomic(file, text, durable);
+      writeFileAtomic(file, text, durable);
     }
     this.knownArtifacts.add(hash);
     return { ref, hash, size: Buffer.byteLength(text) };
-  }
-
-  /** An empty temp file in artifacts/ made ahead, once this session has written `SPARES_AFTER` artifacts. */
-  private spareTemp(): { tmp: string; fd: number } | undefined {
-    if (this.locked && ++this.artifactsWritten === SPARES_AFTER) {
-      try {
-        this.spares = new SpareFiles(this.path("artifacts"), `artifact.${process.pid}.${++spareSessions}`);
-      } catch {
-        // No worker thread to be had: every write creates its own temp file, as before.
-      }
-    }
-    return this.spares?.take();
   }
 
   async getArtifact(ref: string): Promise<unknown> {
@@ -462,17 +436,12 @@ export class FileStore implements Store {
     mkdirSync(this.dir, { recursive: true });
     acquireLock(this.path("lock"));
     this.removeTempFiles();
-    this.locked = true;
   }
 
   async unlock(): Promise<void> {
     try {
       this.flushEvents();
     } finally {
-      this.locked = false;
-      await this.spares?.close();
-      this.spares = undefined;
-      this.artifactsWritten = 0;
       for (const fd of [this.dirFd, this.eventsFd, this.journalFd, this.idemFd]) if (fd !== undefined) closeSync(fd);
       this.dirFd = undefined;
       this.eventsFd = undefined;
