@@ -11,12 +11,13 @@
  *   3,000 steps and above); the floor (one fdatasync'ed append of a 200-byte record,
  *   lib/runtime-plan.mjs appendFloorSamples) sampled in the same process just before and after
  *   every planspec run, and judged against the net ms/step (net of a 1-step run in the same
- *   round); bytes written per step from /proc/self/io around each run.
+ *   round); the net CPU ms/step the same way (process.cpuUsage: every thread of the process);
+ *   bytes written per step from /proc/self/io around each run.
  * - --long: planspec-only sizes (one run each, timed and reported); skipped when the sizes
  *   already measured predict more than --max-build seconds.
  * - Syncs per step: strace of whole-process `planspec run` (lib/syscalls.mjs) at each size, of
  *   the fan-out 1 -> --fan -> 1 at --concurrency, and of the peer in a child process.
- * - Resume and status of a finished --big-step run, whole process, beside `node -e 0`. The run
+ * - Resume and status of a finished --big-step run (--big 0: none), whole process, beside `node -e 0`. The run
  *   is built in-process (timed), reused from --long, or reused from --big-dir when it holds one
  *   (built there and kept otherwise).
  * Compile + lint of a 10,000-step plan and the corpus gate are bench/compile.mjs and
@@ -76,9 +77,11 @@ async function planspecRun(text, steps, { concurrency = 4, runDir = join(ws, `ru
   const ir = compileSource("bench.plan.yaml", text).ir;
   const before = appendFloorSamples();
   const io0 = procIo();
+  const cpu0 = process.cpuUsage();
   const t0 = now();
   const r = await startRun({ plan: ir, runDir, cwd: ws, inputs: {}, toolModules: [tools], concurrency });
   const wallMs = now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const io1 = procIo();
   if (r.outcome.status !== "done") throw new Error(`run of ${steps} steps ended ${r.outcome.status}`);
   const after = appendFloorSamples();
@@ -87,6 +90,8 @@ async function planspecRun(text, steps, { concurrency = 4, runDir = join(ws, `ru
   const perStep = wallMs / steps;
   return {
     wallMs,
+    // Whole process (user + system, every thread), ms.
+    cpuMs: (cpu.user + cpu.system) / 1000,
     perStep,
     floor,
     ratio: perStep / floor,
@@ -107,7 +112,7 @@ async function linearRound(n, opts) {
   const one = await planspecRun(linearPlan(1), 1);
   const r = await planspecRun(linearPlan(n), n, opts);
   const netPerStep = (r.wallMs - one.wallMs) / (n - 1);
-  return { ...r, netPerStep, netRatio: netPerStep / r.floor };
+  return { ...r, netPerStep, netRatio: netPerStep / r.floor, netCpuPerStep: (r.cpuMs - one.cpuMs) / (n - 1) };
 }
 
 /** Syncs of one whole-process `planspec run` of `text` (strace), per step. */
@@ -174,7 +179,7 @@ function summarise(n, runs, rounds, loadBefore) {
     perStep: med("perStep"),
     floor: med("floor"),
     ratio: med("ratio"),
-    ...(runs[0].netPerStep !== undefined ? { netPerStep: med("netPerStep"), netRatio: med("netRatio") } : {}),
+    ...(runs[0].netPerStep !== undefined ? { netPerStep: med("netPerStep"), netRatio: med("netRatio"), netCpuPerStep: med("netCpuPerStep") } : {}),
     writeBytesPerStep: med("writeBytesPerStep"),
     wcharPerStep: med("wcharPerStep"),
     floorWriteBytes: med("floorWriteBytes"),
@@ -234,7 +239,9 @@ if (STRACE_ON) {
 // ---- Resume and status of a finished big run -----------------------------------------------
 {
   let built;
-  if (!bigReady()) {
+  if (BIG === 0) {
+    report.big = { n: 0, skipped: "--big 0" };
+  } else if (!bigReady()) {
     const predicted = predictSeconds(linearAll, BIG);
     if (predicted > MAX_BUILD_S) {
       report.big = { n: BIG, skipped: `building it is predicted to take ${predicted.toFixed(0)} s (--max-build ${MAX_BUILD_S}); pass --big N for a smaller run` };
@@ -285,8 +292,8 @@ out.push(
   "Linear plans, in-process (`startRun`), floor = one fdatasync'ed 200-byte append, both measured in this process around each run:",
   "",
   table(
-    ["steps", "rounds", "ms/step", "net ms/step", "floor ms", "ratio", "net ratio (≤ 1.3×)", "write_bytes/step (floor/append)", "wchar/step", "run s", "load 1m"],
-    linearAll.map((r) => [r.n, r.rounds, ms(r.perStep), ms(r.netPerStep), ms(r.floor), x(r.ratio), x(r.netRatio), `${Math.round(r.writeBytesPerStep)} (${Math.round(r.floorWriteBytes)})`, Math.round(r.wcharPerStep), r.wallS.toFixed(1), r.load]),
+    ["steps", "rounds", "ms/step", "net ms/step", "net CPU ms/step", "floor ms", "ratio", "net ratio (≤ 1.3×)", "write_bytes/step (floor/append)", "wchar/step", "run s", "load 1m"],
+    linearAll.map((r) => [r.n, r.rounds, ms(r.perStep), ms(r.netPerStep), ms(r.netCpuPerStep), ms(r.floor), x(r.ratio), x(r.netRatio), `${Math.round(r.writeBytesPerStep)} (${Math.round(r.floorWriteBytes)})`, Math.round(r.wcharPerStep), r.wallS.toFixed(1), r.load]),
   ),
 );
 for (const r of report.long.filter((r) => r.skipped)) out.push("", `${r.n} steps: not run, ${r.skipped}.`);

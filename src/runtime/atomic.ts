@@ -5,7 +5,7 @@
  * never a torn one.
  */
 import { closeSync, fdatasyncSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 
 let tempCounter = 0;
@@ -59,7 +59,7 @@ export function writeAll(fd: number, data: string | Uint8Array): void {
   while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
 }
 
-/** sha256 of a string or bytes, as lowercase hex. */
+/** sha256 of a string or bytes, as lowercase hex (one-shot `hash`: half the cost of a Hash object, paid 2-3 times a step). */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }

@@ -38,6 +38,7 @@ export interface AttemptInput {
 export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
   const { node, store, gateway } = a;
   let timer: NodeJS.Timeout | undefined;
+  let onRunAbort: (() => void) | undefined;
   try {
     if (a.key !== undefined) {
       const rec = (await store.readIdempotency())[a.key];
@@ -54,8 +55,15 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
       const ms = node.timeoutMs;
       timer = setTimeout(() => stepAbort.abort(new StepTimeoutError(node.id, ms)), ms);
     }
-    const signal = AbortSignal.any([stepAbort.signal, a.runSignal]);
-    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease };
+    // The run's abort reaches the step through one listener, removed when the attempt ends
+    // (AbortSignal.any would cost a weak-reference registry per step).
+    if (a.runSignal.aborted) stepAbort.abort(a.runSignal.reason);
+    else {
+      onRunAbort = () => stepAbort.abort(a.runSignal.reason);
+      a.runSignal.addEventListener("abort", onRunAbort, { once: true });
+    }
+    const signal = stepAbort.signal;
+    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
     const started = performance.now();
     const returned = await runStepBody(node, a.env, gateway, cc);
     clearTimeout(timer);
@@ -86,6 +94,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);
+    if (onRunAbort) a.runSignal.removeEventListener("abort", onRunAbort);
   }
 }
 

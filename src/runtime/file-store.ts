@@ -15,9 +15,13 @@
  *   atomically (and the journal emptied) on every full write — start, end of a session,
  *   decisions, revisions — and once the journal has grown past the snapshot, so the
  *   bytes written per step stay O(1) amortised. Readers replay snapshot + journal.
- * - `events.jsonl`: one write(2) per event on an append-mode descriptor, so events
- *   survive a process crash; fsynced when the run stops (`syncEvents`). After power loss
- *   the tail may be lost; readers skip a torn last line.
+ * - `events.jsonl`: appended on an append-mode descriptor, the events since the last write
+ *   together in one write(2): before each state write (so the events of a turn are on file
+ *   before its record), before a tool is called (`flushEvents`: its call event is on file
+ *   however long it runs or if it kills the process), when read, and when the store lets
+ *   go; fsynced when the run stops (`syncEvents`). Events survive a process crash up to
+ *   the last state write or tool call. After power loss the tail may be lost; readers skip
+ *   a torn last line.
  */
 import {
   closeSync,
@@ -48,6 +52,9 @@ const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 
 /** The journal is folded into a new snapshot once it is this long and longer than the snapshot. */
 const MIN_COMPACT_BYTES = 16 * 1024;
+
+/** Characters of event lines held back before they are written whatever comes next. */
+const MAX_PENDING_EVENTS = 1 << 16;
 
 /** Idempotency records appended since idempotency.json was last written. */
 const IDEMPOTENCY_LOG = "idempotency.jsonl";
@@ -176,10 +183,14 @@ export class FileStore implements Store {
   private dirFd: number | undefined;
   private eventsFd: number | undefined;
   private seq = -1;
+  /** Event lines appended since the last write to events.jsonl. */
+  private pendingEvents = "";
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
   private readonly planDigests = new Map<number, string>();
   private artifactsDirReady = false;
+  /** Every artifact in the directory was written by this store (a run it created): an unknown hash has no file yet. */
+  private artifactsComplete = false;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
   private journalFd: number | undefined;
@@ -210,6 +221,7 @@ export class FileStore implements Store {
     if (existsSync(this.path("state.json"))) throw new Error(`run ${this.runId} already exists at ${this.dir}`);
     mkdirSync(this.path("artifacts"), { recursive: true });
     this.artifactsDirReady = true;
+    this.artifactsComplete = true;
     const planText = JSON.stringify(plan);
     writeFileAtomic(this.path("plan.ir.json"), planText, true);
     state.planDigest = sha256Hex(planText);
@@ -258,6 +270,7 @@ export class FileStore implements Store {
   }
 
   async writeState(state: RunState, dirty?: Iterable<string>): Promise<void> {
+    this.flushEvents();
     state.stateVersion++;
     state.updatedAt = nowIso();
     const ids = dirty === undefined ? undefined : [...dirty];
@@ -344,7 +357,7 @@ export class FileStore implements Store {
     if (inState) return inState;
     const ref = `artifacts/${hash}.json`;
     const file = this.path(ref);
-    if (this.knownArtifacts.has(hash) || (existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
+    if (this.knownArtifacts.has(hash) || (!this.artifactsComplete && existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
       // Write-once: the same content is already there. Make it durable if asked,
       // since an earlier writer may not have been.
       if (durable) {
@@ -414,13 +427,31 @@ export class FileStore implements Store {
   }
 
   appendEvent(type: string, data: Record<string, unknown>): RunEvent {
-    const fd = this.openEvents();
+    this.openEvents();
     const event: RunEvent = { seq: ++this.seq, time: nowIso(), type, data };
-    writeAll(fd, `${JSON.stringify(event)}\n`);
+    this.pendingEvents += `${JSON.stringify(event)}\n`;
+    // A long stretch without a state write (a transfer of a whole run's events) is written as it goes.
+    if (this.pendingEvents.length > MAX_PENDING_EVENTS) this.flushEvents();
     return event;
   }
 
+  /** Writes the events appended since the last write, in one write(2). */
+  flushEvents(): void {
+    if (this.pendingEvents === "") return;
+    const text = this.pendingEvents;
+    // Taken before the write: a failed write is reported once, not again at unlock.
+    this.pendingEvents = "";
+    try {
+      writeAll(this.openEvents(), text);
+    } catch (err) {
+      // A failed write(2) names no file: name the log, so the one-line error can.
+      (err as { path?: string }).path ??= this.path("events.jsonl");
+      throw err;
+    }
+  }
+
   async readEvents(): Promise<RunEvent[]> {
+    this.flushEvents();
     const file = this.path("events.jsonl");
     if (!existsSync(file)) return [];
     const out: RunEvent[] = [];
@@ -436,6 +467,7 @@ export class FileStore implements Store {
   }
 
   async syncEvents(): Promise<void> {
+    this.flushEvents();
     if (this.eventsFd !== undefined) fdatasyncSync(this.eventsFd);
   }
 
@@ -501,12 +533,16 @@ export class FileStore implements Store {
   }
 
   async unlock(): Promise<void> {
-    for (const fd of [this.dirFd, this.eventsFd, this.journalFd, this.idemFd]) if (fd !== undefined) closeSync(fd);
-    this.dirFd = undefined;
-    this.eventsFd = undefined;
-    this.journalFd = undefined;
-    this.idemFd = undefined;
-    releaseLock(this.path("lock"));
+    try {
+      this.flushEvents();
+    } finally {
+      for (const fd of [this.dirFd, this.eventsFd, this.journalFd, this.idemFd]) if (fd !== undefined) closeSync(fd);
+      this.dirFd = undefined;
+      this.eventsFd = undefined;
+      this.journalFd = undefined;
+      this.idemFd = undefined;
+      releaseLock(this.path("lock"));
+    }
   }
 }
 

@@ -36,6 +36,8 @@ export interface CallContext {
   idempotencyKey?: string;
   /** The lease the session writes under: checked before every call, its token passed on. */
   lease?: Lease;
+  /** Writes the events held back so far: a tool's call event is on file before the tool runs (however long, or if it kills the process). */
+  flushEvents?: () => void;
 }
 
 export class Gateway {
@@ -99,6 +101,7 @@ export class Gateway {
     };
     const started = performance.now();
     this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, []) });
+    cc.flushEvents?.();
     try {
       const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.signal);
       this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });

@@ -35,7 +35,8 @@ export function isSecretName(name: string): boolean {
 
 /** A deep copy of `value` with secret fields and secret substrings replaced. */
 export function redact(value: unknown, secrets: readonly string[]): unknown {
-  return new Scrubber(secrets, { encodings: false }).fields(value);
+  // No salt: `fields` never fingerprints, and a random one per call (every tool call's event) costs.
+  return new Scrubber(secrets, { encodings: false, salt: null }).fields(value);
 }
 
 /**

@@ -210,6 +210,8 @@ export interface Store {
   readEvents(): Promise<RunEvent[]>;
   /** Makes appended events durable (called when the run stops). */
   syncEvents(): Promise<void>;
+  /** Writes events a store holds back (a run directory batches them per turn) so readers see them now. */
+  flushEvents?(): void;
   readIdempotency(): Promise<Record<string, IdempotencyRecord>>;
   /**
    * Durably records a key before the step that used it is marked done; `result`, when
@@ -257,7 +259,15 @@ export class IntegrityError extends Error {
   }
 }
 
-/** Current time as UTC ISO-8601. */
+let isoMs = Number.NaN;
+let iso = "";
+
+/** Current time as UTC ISO-8601; a step asks several times per millisecond, so the last text is kept. */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }

@@ -120,3 +120,43 @@ describe("lock", () => {
     expect(existsSync(file)).toBe(false);
   });
 });
+
+describe("events.jsonl", () => {
+  it("holds every event appended before a state write, and the rest once the store lets go", async () => {
+    const dir = tempDir();
+    const store = new FileStore(dir, "r");
+    const s = state(2);
+    await store.writeState(s);
+    store.appendEvent("before.write", {});
+    s.nodes.s0!.status = "running";
+    await store.writeState(s, ["s0"]);
+    const types = () => readFileSync(join(dir, "events.jsonl"), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types()).toEqual(["before.write"]);
+    store.appendEvent("after.write", {});
+    await store.unlock();
+    expect(types()).toEqual(["before.write", "after.write"]);
+  });
+
+  it("a process killed inside a tool leaves the tool's call on file, after the state write that marked its step running", async () => {
+    const dir = tempDir();
+    const tools = join(dir, "tools.mjs");
+    writeFileSync(tools, `export default { t: { risk: "read", run: (args, ctx) => { if (ctx.stepId === "s2") process.kill(process.pid, "SIGKILL"); return { i: args.i }; } } };`);
+    const steps = [0, 1, 2, 3].map((i) => `  s${i}: { kind: analyze, goal: step ${i}, tool: t, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""}, output: r${i} }`).join("\n");
+    const yaml = `planspec: 1\nname: kill\ngoal: killed in s2\ntools: { t: { risk: read } }\nlimits: { max_tool_calls: 10 }\nsteps:\n${steps}\n`;
+    const script = `
+      import { compileSource } from ${JSON.stringify(join(root, "dist/compiler/index.js"))};
+      import { startRun } from ${JSON.stringify(join(root, "dist/runtime/run.js"))};
+      const ir = compileSource("kill.plan.yaml", ${JSON.stringify(yaml)}).ir;
+      await startRun({ plan: ir, runDir: ${JSON.stringify(join(dir, "run"))}, cwd: ${JSON.stringify(dir)}, inputs: {}, toolModules: [${JSON.stringify(tools)}], concurrency: 1 });
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    const signal = await new Promise((r) => child.once("exit", (_code, sig) => r(sig)));
+    expect(signal).toBe("SIGKILL");
+    const events = readFileSync(join(dir, "run", "events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { seq: number; type: string; data: Record<string, unknown> });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_e, i) => i));
+    const calls = events.filter((e) => e.type === "tool.call").map((e) => e.data.node);
+    expect(calls).toEqual(["s0", "s1", "s2"]);
+    expect(events.at(-1)!.type).toBe("tool.call");
+    expect(readRunDirState(join(dir, "run")).doc).toMatchObject({ nodes: { s1: { status: "done" }, s2: { status: "running" }, s3: { status: "pending" } } });
+  });
+});
