@@ -5,6 +5,7 @@
  * one durable state write per step, and a crash anywhere leaves a state that names
  * every step whose tool may have run as `running`.
  */
+import { setMaxListeners } from "node:events";
 import type { IRNode, PlanIR } from "../ir.js";
 import type { EvalEnv } from "../compiler/expr/index.js";
 import { runAttempt, StorageError, type AttemptResult } from "./attempt.js";
@@ -77,6 +78,8 @@ export class Scheduler implements OutputSource {
     this.secrets = opts.secrets ?? {};
     this.runId = state.runId;
     this.elapsedBefore = state.budget.elapsedMs;
+    // Each running attempt listens on the run's signal (attempt.ts): up to `concurrency` at once, not a leak.
+    setMaxListeners(Math.max(10, opts.concurrency + 1), this.runAbort.signal);
     const byId = new Map<string, number>();
     const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
     const nodeById = new Map(plan.nodes.map((n) => [n.id, n]));

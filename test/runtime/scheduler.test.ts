@@ -26,6 +26,23 @@ const lines = (ws: string, f: string) => {
 };
 
 describe("scheduler", () => {
+  it("runs 24 steps at once (concurrency 16) without a warning about abort listeners", async () => {
+    const { ws, tools } = setup();
+    const steps = Array.from({ length: 24 }, (_, i) => `  s${i}: { kind: analyze, goal: echo ${i}, tool: echo, with: { i: ${i} } }\n`).join("");
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const r = await startRun({ plan: plan(head("echo: { risk: read }") + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 16 });
+      expect(r.outcome.status).toBe("done");
+      // Warnings are emitted on the next tick.
+      await new Promise((res) => setImmediate(res));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it("retries with backoff, visible in events, and succeeds within max_attempts", async () => {
     const { ws, tools } = setup();
     const ir = plan(head("flaky: { risk: read }") + `  f:
