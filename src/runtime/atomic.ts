@@ -29,9 +29,10 @@ export function fsyncDir(dir: string): void {
  * Atomically replaces `file` with `data`. With `durable` the data and the rename reach
  * stable storage before this returns; without it the replace is still atomic against a
  * process crash (the page cache survives SIGKILL), just not against power loss.
- * `dirFd` lets a caller that writes often keep the directory open.
+ * `dirFd` lets a caller that writes often keep the directory open; `null` leaves the
+ * directory's sync to the caller (several files renamed into one directory, synced once).
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number | null): void {
   const tmp = tempNameFor(file);
   const fd = openSync(tmp, "w", 0o644);
   try {
@@ -46,7 +47,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, durable
   }
   closeSync(fd);
   renameSync(tmp, file);
-  if (durable) {
+  if (durable && dirFd !== null) {
     if (dirFd !== undefined) fsyncSync(dirFd);
     else fsyncDir(dirname(file));
   }

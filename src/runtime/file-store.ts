@@ -50,8 +50,12 @@ import { IntegrityError, nowIso } from "./store.js";
 /** The checksum ends state.json: `...,"checksum":"<sha256 of the document without it>"}`. */
 const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 
-/** The journal is folded into a new snapshot once it is this long and longer than the snapshot. */
-const MIN_COMPACT_BYTES = 16 * 1024;
+/**
+ * The journal is folded into a new snapshot once it is this long and longer than the
+ * snapshot: a run of a few hundred steps then writes its state twice (start and end), and
+ * a reader replays at most this much on top of a small snapshot.
+ */
+export const MIN_COMPACT_BYTES = 256 * 1024;
 
 /** Characters of event lines held back before they are written whatever comes next. */
 const MAX_PENDING_EVENTS = 1 << 16;
@@ -223,9 +227,11 @@ export class FileStore implements Store {
     this.artifactsDirReady = true;
     this.artifactsComplete = true;
     const planText = JSON.stringify(plan);
-    writeFileAtomic(this.path("plan.ir.json"), planText, true);
+    // Synced files whose names the state's directory sync makes durable: the run exists
+    // (state.json) only once all three are there.
+    writeFileAtomic(this.path("plan.ir.json"), planText, true, null);
     state.planDigest = sha256Hex(planText);
-    writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true);
+    writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true, null);
     await this.writeState(state);
   }
 

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileStore, readRunDirState } from "../../src/runtime/file-store.js";
+import { FileStore, MIN_COMPACT_BYTES, readRunDirState } from "../../src/runtime/file-store.js";
 import { IntegrityError, type RunState } from "../../src/runtime/store.js";
 import { tempDir } from "./helpers.js";
 
@@ -159,7 +159,7 @@ describe("state journal", () => {
       const id = `s${i % 200}`;
       s.nodes[id]!.attempts++;
       await store.writeState(s, [id]);
-      expect(statSync(journal(dir)).size).toBeLessThanOrEqual(Math.max(snapshot * 1.2, 16 * 1024) + 1024);
+      expect(statSync(journal(dir)).size).toBeLessThanOrEqual(Math.max(snapshot * 1.2, MIN_COMPACT_BYTES) + 1024);
     }
     expect(merged(dir).nodes.s7!.attempts).toBe(15);
     expect(merged(dir).stateVersion).toBe(3001);
