@@ -7,7 +7,7 @@
  * grows by no more per step than a reference would, however large the outputs are.
  */
 import { sha256Hex } from "./atomic.js";
-import type { ArtifactRef } from "./store.js";
+import { IntegrityError, type ArtifactRef } from "./store.js";
 
 /** Outputs up to this many bytes of JSON live in the state. */
 export const IN_STATE_MAX = 64;
@@ -24,6 +24,16 @@ export function inStateRef(text: string, hash: string): ArtifactRef | undefined 
 /** The JSON of an output kept in the state, or undefined for a reference to an artifact. */
 export function inStateText(ref: string): string | undefined {
   return ref.startsWith(INLINE) ? ref.slice(INLINE.length) : undefined;
+}
+
+/** The value of an output kept in the state; a reference that is not JSON was forged, not written by planspec. */
+export function inStateValue(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    throw new IntegrityError(`output inline:${shown} in the state of ${where} is not JSON: the state was edited outside planspec; restore it, or start a new run`);
+  }
 }
 
 /** The content hash an artifact reference names (`artifacts/<hash>.json`), or undefined. */

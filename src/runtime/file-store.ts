@@ -40,7 +40,7 @@ import {
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
-import { fileRefHash, inStateRef, inStateText } from "./artifact-ref.js";
+import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
 import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
@@ -384,7 +384,7 @@ export class FileStore implements Store {
 
   async getArtifact(ref: string): Promise<unknown> {
     const text = inStateText(ref);
-    if (text !== undefined) return JSON.parse(text);
+    if (text !== undefined) return inStateValue(text, `run ${this.runId}`);
     const hash = fileRefHash(ref);
     if (!hash) throw new IntegrityError(`${ref} is not an artifact reference`);
     let bytes: Buffer;

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { planspec } from "./run-helpers.js";
 import { STACK, workspace } from "../security/helpers.js";
 
@@ -48,6 +49,26 @@ describe("planspec resume of a finished run", () => {
     const r = planspec(ws, ["resume", "sec"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('planspec: resume needs the secret input "pin" again: pass --input pin=...');
+  });
+});
+
+describe("an output kept in the state", () => {
+  it("that is not JSON (a state forged with a recomputed checksum) is one line naming the step's output, not a stack trace", () => {
+    const ws = workspace("p.plan.yaml", linear(3).replace("with: { i: 1 }", "with: { i: 1 }, output: o1").replace("with: { i: 2 }", 'with: { i: "${{ steps.s1.output.i }}" }'));
+    expect(run(ws, "forged").code).toBe(0);
+    const file = join(dir(ws, "forged"), "state.json");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    delete doc.checksum;
+    delete doc.summary;
+    doc.status = "running";
+    doc.nodes.s1.outputRef = "inline:{not json";
+    doc.nodes.s2 = { status: "pending", attempts: 0 };
+    const body = JSON.stringify(doc).slice(0, -1);
+    writeFileSync(file, `${body},"checksum":"${createHash("sha256").update(`${body}}`).digest("hex")}"}\n`);
+    const r = planspec(ws, ["resume", "forged"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/^planspec: output inline:{not json in the state of run forged is not JSON: the state was edited outside planspec/m);
+    expect(r.stderr).not.toMatch(STACK);
   });
 });
 

@@ -8,7 +8,7 @@
  * changed, not the whole state. Artifacts are content-addressed and shared by all runs.
  */
 import type { PlanIR } from "../../ir.js";
-import { fileRefHash, inStateRef, inStateText } from "../artifact-ref.js";
+import { fileRefHash, inStateRef, inStateText, inStateValue } from "../artifact-ref.js";
 import { sha256Hex } from "../atomic.js";
 import { IntegrityError, nowIso, type ArtifactRef, type IdempotencyRecord, type Lease, type NodeState, type RunConfig, type RunEvent, type RunState, type Store } from "../store.js";
 import { StoreError, type PgDatabase } from "./db.js";
@@ -249,7 +249,7 @@ export class PgStore implements Store {
 
   async getArtifact(ref: string): Promise<unknown> {
     const text = inStateText(ref);
-    if (text !== undefined) return JSON.parse(text);
+    if (text !== undefined) return inStateValue(text, `run ${this.runId} in ${this.location}`);
     const hash = fileRefHash(ref);
     const r = hash ? await this.db.query<{ content: string }>("SELECT content FROM planspec.artifacts WHERE sha256 = $1", [hash]) : undefined;
     if (!r?.rows[0]) throw new IntegrityError(`artifact ${ref} is missing from ${this.location}`);
