@@ -3,7 +3,7 @@
  * from the state's head line disagree with what the whole state and plan say. Real CLI
  * child processes, real run directories.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planspec, startPlanspec, waitFor } from "./run-helpers.js";
@@ -81,3 +81,29 @@ steps:
   });
 });
 
+
+describe("resume of a finished run answered from the kept summary reads no config", () => {
+  it("a run directory whose config.json is gone: resume refuses in one line, as the full resume does", () => {
+    const plan = `planspec: 1
+name: line
+goal: Echo
+limits: { max_tool_calls: 5 }
+tools: { echo: { risk: read } }
+steps:
+  s0: { kind: analyze, goal: step 0, tool: echo, with: { i: 0 } }
+`;
+    const ws = workspace("p.plan.yaml", plan);
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "nocfg"]).code).toBe(0);
+    expect(headLine(ws, "nocfg").summary.noopResume).toBe(true);
+    rmSync(join(dir(ws, "nocfg"), "config.json"));
+    // With the gate, the fast path reads the config (for the verdict) and refuses.
+    const gated = planspec(ws, ["resume", "nocfg"]);
+    expect(gated.code).toBe(2);
+    expect(gated.stderr).toMatch(/config\.json/);
+    // Without it, the same run directory is answered "done".
+    const r = planspec(ws, ["resume", "nocfg", "--no-lint-gate"]);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toMatch(/config\.json/);
+    expect(r.stderr).not.toMatch(STACK);
+  });
+});
