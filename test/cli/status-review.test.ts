@@ -3,7 +3,7 @@
  * from the state's head line disagree with what the whole state and plan say. Real CLI
  * child processes, real run directories.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planspec, startPlanspec, waitFor } from "./run-helpers.js";
@@ -105,5 +105,30 @@ steps:
     expect(r.code, r.stdout).toBe(2);
     expect(r.stderr).toMatch(/config\.json/);
     expect(r.stderr).not.toMatch(STACK);
+  });
+});
+
+describe("planspec runs after a revision", () => {
+  it("names the same plan from the kept summary as from the whole state", () => {
+    const plan = `planspec: 1
+name: line
+goal: Echo along a line
+limits: { max_tool_calls: 10 }
+tools: { echo: { risk: read }, flaky: { risk: read } }
+steps:
+  s0: { kind: analyze, goal: step 0, tool: echo, with: { i: 0 } }
+  s1: { kind: analyze, goal: step 1, tool: flaky, with: { succeedOn: 99 }, retry: { max_attempts: 1 }, needs: [s0] }
+`;
+    const ws = workspace("p.plan.yaml", plan);
+    writeFileSync(join(ws, "p2.plan.yaml"), plan.replace("name: line", "name: line-v2").replace("tool: flaky, with: { succeedOn: 99 }, retry: { max_attempts: 1 }", "tool: echo, with: { i: 1 }"));
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "rv", "--no-lint-gate"]).code).toBe(1);
+    expect(planspec(ws, ["revise", "rv", "p2.plan.yaml", "--reason", "fix", "--no-lint-gate"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "rv", "--no-lint-gate"]).code).toBe(0);
+    expect(headLine(ws, "rv").summary).toBeDefined();
+    const kept = (JSON.parse(planspec(ws, ["runs", "--json"]).stdout) as Array<Record<string, unknown>>).find((r) => r.id === "rv");
+    // A chmod changes the plan file's ctime: the kept summary no longer holds, runs reads the whole state.
+    chmodSync(join(dir(ws, "rv"), "revisions/1.ir.json"), 0o644);
+    const full = (JSON.parse(planspec(ws, ["runs", "--json"]).stdout) as Array<Record<string, unknown>>).find((r) => r.id === "rv");
+    expect(kept).toEqual(full);
   });
 });
