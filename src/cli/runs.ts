@@ -27,13 +27,16 @@ function summarise(dir: string, id: string): RunSummary | undefined {
     if (kept) return { id, status: kept.status, plan: kept.summary.plan ?? "?", done: kept.summary.done, total: kept.summary.total, createdAt: kept.createdAt, updatedAt: kept.updatedAt };
     const state = readRunDirState(dir).doc as {
       status: string;
+      revision?: number;
       createdAt?: string;
       updatedAt?: string;
       nodes?: Record<string, { status?: string; state?: string }>;
     };
     let plan = "?";
     try {
-      plan = (JSON.parse(readFileSync(join(dir, "plan.ir.json"), "utf8")) as { name: string }).name;
+      // The plan the run follows now: its latest revision, as status names it.
+      const file = state.revision ? join(dir, "revisions", `${state.revision}.ir.json`) : join(dir, "plan.ir.json");
+      plan = (JSON.parse(readFileSync(file, "utf8")) as { name: string }).name;
     } catch {
       // A run without its plan file still lists.
     }

@@ -1,10 +1,11 @@
 /**
  * Artifact references. A step's output is stored by content: `artifacts/<sha256>.json`.
  * An output whose JSON is at most `IN_STATE_MAX` bytes is not worth a file of its own —
- * the reference would be longer than the output — so it is kept in the state itself, as
- * `inline:<json>`: no file to create per step, none to check on resume, and it is as
- * durable as the state record that names it (checksummed with it). `state.json` still
- * grows by no more per step than a reference would, however large the outputs are.
+ * the reference (84 characters) is as long as the output — so it is kept in the state
+ * itself, as `inline:<json>`: no file to create per step, none to check on resume, and it
+ * is as durable as the state record that names it (checksummed with it). Escaped inside
+ * state.json it takes at most ~140 characters, so the state stays small however large the
+ * outputs are.
  */
 import { sha256Hex } from "./atomic.js";
 import { IntegrityError, type ArtifactRef } from "./store.js";

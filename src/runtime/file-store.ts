@@ -192,6 +192,8 @@ export class FileStore implements Store {
   private idem: Record<string, IdempotencyRecord> | undefined;
   private readonly knownArtifacts = new Set<string>();
   private readonly planDigests = new Map<number, string>();
+  /** Plan files as this store wrote or read them (`fileIdentity`), by revision. */
+  private readonly planIdentities = new Map<number, string>();
   private artifactsDirReady = false;
   /** Every artifact in the directory was written by this store (a run it created): an unknown hash has no file yet. */
   private artifactsComplete = false;
@@ -231,15 +233,35 @@ export class FileStore implements Store {
     // (state.json) only once all three are there.
     writeFileAtomic(this.path("plan.ir.json"), planText, true, null);
     state.planDigest = sha256Hex(planText);
+    this.remember(0, this.path("plan.ir.json"));
     writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true, null);
     await this.writeState(state);
   }
 
   async readPlan(revision: number): Promise<PlanIR> {
     const file = this.path(planFileName(revision));
+    const before = fileIdentity(file);
     const bytes = readFileSync(file);
     this.planDigests.set(revision, sha256Hex(bytes));
+    // The identity of the bytes read: unknown if the file changed while it was read.
+    if (before !== undefined && before === fileIdentity(file)) this.planIdentities.set(revision, before);
+    else this.planIdentities.delete(revision);
     return JSON.parse(bytes.toString("utf8")) as PlanIR;
+  }
+
+  /**
+   * The plan file's identity, if it is still the file this store wrote or read (and its
+   * reader checked): a file edited since — during the session, say — gets none, so no
+   * kept summary vouches for it.
+   */
+  private checkedPlanIdentity(revision: number): string | undefined {
+    const now = fileIdentity(this.path(planFileName(revision)));
+    return now !== undefined && now === this.planIdentities.get(revision) ? now : undefined;
+  }
+
+  private remember(revision: number, file: string): void {
+    const id = fileIdentity(file);
+    if (id !== undefined) this.planIdentities.set(revision, id);
   }
 
   /** The sha256 of a plan file's bytes as `readPlan` last read them (state.planDigest). */
@@ -316,7 +338,7 @@ export class FileStore implements Store {
     const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
     // A summary of an earlier version (a write since: a decision, a revision) is dropped;
     // a kept one names the plan file it was made with (any change to that file changes its ctime).
-    const kept = summary?.stateVersion === state.stateVersion ? { ...summary, planFile: fileIdentity(this.path(planFileName(state.revision))) } : undefined;
+    const kept = summary?.stateVersion === state.stateVersion ? { ...summary, planFile: this.checkedPlanIdentity(state.revision) } : undefined;
     const headJson = JSON.stringify(kept ? { ...head, summary: kept } : head);
     // The snapshot's key order: the head, inputs before nodes (as the state object has
     // them). The head ends the first line (JSON strings hold no raw newline), so
@@ -530,6 +552,7 @@ export class FileStore implements Store {
     mkdirSync(this.path("revisions"), { recursive: true });
     writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), JSON.stringify(plan), true);
     fsyncDir(this.dir);
+    this.remember(n, this.path(join("revisions", `${n}.ir.json`)));
   }
 
   async lock(): Promise<void> {

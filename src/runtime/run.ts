@@ -261,7 +261,9 @@ async function finishedAsKept(store: Store, opts: ResumeOptions): Promise<Sessio
   if (!(store instanceof FileStore) || Object.keys(opts.inputs ?? {}).length > 0) return undefined;
   const kept = readStatusSummary(store.dir, planspecVersion());
   if (!kept || kept.status !== "done" || kept.summary.noopResume !== true) return undefined;
-  if (opts.gate !== undefined && opts.gateStands?.(kept.planHash, kept.gate, await readRunConfig(store)) !== true) return undefined;
+  // Read (and checked) as the full resume reads it: a run directory without it is refused there.
+  const config = await readRunConfig(store);
+  if (opts.gate !== undefined && opts.gateStands?.(kept.planHash, kept.gate, config) !== true) return undefined;
   const event = store.appendEvent("run.resumed", { runId: store.runId, fromStatus: "done", stateVersion: kept.stateVersion });
   opts.onEvent?.(event);
   return { runId: store.runId, dir: store.location, resume: { reset: [], adopted: [], blocked: [], unresolved: [] }, outcome: { status: "done" } };

@@ -221,7 +221,8 @@ export class Scheduler implements OutputSource {
     this.state.reason = outcome.reason;
     // A full write: the session ends with a snapshot that people and tools can read alone,
     // and `status` can print from its first line.
-    this.state.summary = await nextSummary(this.plan, this.state, (id) => this.output(id));
+    // Facts from the outputs as stored (scrubbed), as a reader of the run finds them.
+    this.state.summary = await nextSummary(this.plan, this.state, (id) => this.store.getArtifact(this.state.nodes[id]!.outputRef!));
     await this.commit(true);
     delete this.state.summary;
     this.opts.emit(outcome.status === "paused" ? "run.paused" : "run.finished", { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
