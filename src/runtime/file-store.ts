@@ -297,7 +297,7 @@ export class FileStore implements Store {
     }
   }
 
-  async writeState(state: RunState, dirty?: Iterable<string>): Promise<void> {
+  async writeState(state: RunState, dirty?: Iterable<string>, opts?: { snapshot?: boolean }): Promise<void> {
     this.flushEvents();
     state.stateVersion++;
     state.updatedAt = nowIso();
@@ -314,7 +314,7 @@ export class FileStore implements Store {
     // A record never carries the status summary: only the session's last snapshot does.
     const { nodes: _nodes, inputs, summary: _summary, ...head } = state;
     const inputsJson = JSON.stringify(inputs);
-    if (this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
+    if (opts?.snapshot === true || this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
       return this.writeSnapshot(state, inputsJson);
     }
     const record = encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);

@@ -60,9 +60,9 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
       await inner.create(p, config, copy);
       settle(state, copy);
     },
-    async writeState(state, dirty) {
+    async writeState(state, dirty, opts) {
       const copy = persisted(state, dirty);
-      await inner.writeState(copy, dirty);
+      await inner.writeState(copy, dirty, opts);
       settle(state, copy);
     },
     appendEvent(type, data) {

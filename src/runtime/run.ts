@@ -39,8 +39,8 @@ export interface SessionOptions {
 function instrument(store: Store, hook: SessionOptions["afterStateWrite"]): void {
   if (!hook) return;
   const write = store.writeState.bind(store);
-  store.writeState = async (state, dirty) => {
-    await write(state, dirty);
+  store.writeState = async (state, dirty, opts) => {
+    await write(state, dirty, opts);
     hook(state.stateVersion);
   };
 }

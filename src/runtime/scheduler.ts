@@ -447,11 +447,12 @@ export class Scheduler implements OutputSource {
     this.stop({ status: err instanceof StepTimeoutError ? "terminated" : "failed", reason });
   }
 
-  private async commit(full = false): Promise<void> {
+  /** Writes the turn's changes; `last`: the session's last write, a snapshot a reader can use alone. */
+  private async commit(last = false): Promise<void> {
     this.state.budget.elapsedMs = this.elapsedBefore + (Date.now() - this.sessionStart);
     const dirty = [...this.dirty];
     this.dirty.clear();
-    await this.store.writeState(this.state, full ? undefined : dirty);
+    await this.store.writeState(this.state, dirty, last ? { snapshot: true } : undefined);
   }
 
   private outcome(): RunOutcome {

@@ -195,8 +195,10 @@ export interface Store {
   /**
    * Durably replaces the state; increments `stateVersion`. `dirty` names the nodes that
    * changed since the last write so an implementation may re-serialise only those.
+   * `snapshot`: the write ends a session, so a store that keeps a journal writes its
+   * readable snapshot now (from what it has, plus `dirty`).
    */
-  writeState(state: RunState, dirty?: Iterable<string>): Promise<void>;
+  writeState(state: RunState, dirty?: Iterable<string>, opts?: { snapshot?: boolean }): Promise<void>;
   /**
    * Stores a value content-addressed (write-once). `durable` forces it to stable
    * storage before returning (needed when an idempotency record will point at it).
