@@ -1,7 +1,7 @@
 /**
- * Review of issue 15 (the kept status summary): cases where `status` / `resume` answered
- * from the state's head line disagree with what the whole state and plan say. Real CLI
- * child processes, real run directories.
+ * The kept status summary (issue 15) agrees with what the whole state and plan say: the
+ * cases a review found where `status` / `resume` / `runs` answered from the state's head
+ * line and the full read did not agree. Real CLI child processes, real run directories.
  */
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { exists } from "../security/helpers.js";
 const dir = (ws: string, id: string) => join(ws, ".planspec/runs", id);
 const headLine = (ws: string, id: string) => JSON.parse(`${readFileSync(join(dir(ws, id), "state.json"), "utf8").split("\n")[0]!.replace(/,$/, "")}}`);
 
-describe("the kept summary names the plan file as it is at the session's end, not as it was checked", () => {
+describe("the kept summary vouches only for the plan file as it was written or checked, not as it is at the session's end", () => {
   it("plan.ir.json edited while the run is in a step: status and resume refuse it as the full read does", async () => {
     const plan = `planspec: 1
 name: line
@@ -50,7 +50,7 @@ steps:
   });
 });
 
-describe("the kept summary's facts come from the unscrubbed outputs in memory, not the stored (scrubbed) ones", () => {
+describe("the kept summary's facts are the stored (scrubbed) outputs, as the full read shows them", () => {
   const tools = `export default {
   echo: { risk: "read", run: (args) => args },
 };
@@ -82,7 +82,7 @@ steps:
 });
 
 
-describe("resume of a finished run answered from the kept summary reads no config", () => {
+describe("resume of a finished run answered from the kept summary reads config.json as the full resume does", () => {
   it("a run directory whose config.json is gone: resume refuses in one line, as the full resume does", () => {
     const plan = `planspec: 1
 name: line

@@ -1,7 +1,7 @@
 /**
- * Review of issue 15: sha256Hex uses the one-shot `crypto.hash` (658b0ee), which Node
- * added in 20.12.0. package.json promises `node >=20`: on 20.0-20.11 every command
- * fails to link (`node:crypto` does not provide an export named 'hash'), a stack trace.
+ * sha256Hex uses the one-shot `crypto.hash`, which Node added in 20.12.0: on 20.0-20.11
+ * every command would fail to link (`node:crypto` does not provide an export named
+ * 'hash'), with a stack trace. package.json's engines must not promise those versions.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
