@@ -259,6 +259,7 @@ export class FileStore implements Store {
     return now !== undefined && now === this.planIdentities.get(revision) ? now : undefined;
   }
 
+  /** Notes the identity of a plan file this store has just written. */
   private remember(revision: number, file: string): void {
     const id = fileIdentity(file);
     if (id !== undefined) this.planIdentities.set(revision, id);
