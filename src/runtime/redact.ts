@@ -60,6 +60,29 @@ function encodings(secret: string): string[] {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/**
+ * V8 refuses a case-insensitive literal longer than about 32,000 characters ("Regular expression
+ * too large"), which the hex form of a 16 KB secret (a CA bundle, a kubeconfig) already is. A long
+ * form is written as runs of at most this many characters joined by an empty group: the same match.
+ */
+const LITERAL_RUN = 8192;
+
+function literal(form: string): string {
+  if (form.length <= LITERAL_RUN) return escapeRe(form);
+  const runs: string[] = [];
+  for (let i = 0; i < form.length; i += LITERAL_RUN) runs.push(escapeRe(form.slice(i, i + LITERAL_RUN)));
+  return runs.join("(?:)");
+}
+
+/** One case-insensitive pattern of every form. Its error would quote the secrets: it says only what failed. */
+function formsPattern(forms: readonly string[]): RegExp {
+  try {
+    return new RegExp(forms.map(literal).join("|"), "gi");
+  } catch {
+    throw new Error(`the ${forms.length} forms of this session's secrets do not fit one pattern (${forms.reduce((n, f) => n + f.length, 0)} characters)`);
+  }
+}
+
 export class Scrubber {
   /** Every form of every secret, longest first so a secret containing another is replaced whole. */
   private readonly needles: string[];
@@ -85,7 +108,7 @@ export class Scrubber {
       }
     }
     this.needles = [...set].sort((a, b) => b.length - a.length);
-    this.pattern = this.needles.length > 0 ? new RegExp(this.needles.map(escapeRe).join("|"), "gi") : undefined;
+    this.pattern = this.needles.length > 0 ? formsPattern(this.needles) : undefined;
   }
 
   get empty(): boolean {

@@ -111,6 +111,37 @@ describe("red team: secret forms the scrubber must catch", () => {
     expect(line).not.toContain(token.slice(0, 12));
   });
 
+  it("a 60 KB secret (a CA bundle) runs and is scrubbed: no 'regular expression too large' quoting its hex", () => {
+    const ws = scratch();
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: bundle
+goal: send a large certificate bundle to a tool that echoes part of it
+secrets: [CA_BUNDLE]
+tools: { echo: { risk: read } }
+steps:
+  echo:
+    kind: analyze
+    goal: echo the bundle
+    tool: echo
+    with: { b: "\${{ secrets.CA_BUNDLE }}" }
+`,
+    );
+    put(ws, "tools.mjs", 'export default { echo: { risk: "read", run: (a) => ({ said: "got " + a.b + " and " + Buffer.from(a.b).toString("hex").toUpperCase() }) } };');
+    let bundle = "";
+    for (let i = 0; bundle.length < 60_000; i++) bundle += `MIIC${i.toString(36)}Qx`;
+    const hexStart = Buffer.from(bundle.slice(0, 24)).toString("hex");
+    const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "run", "--no-lint-gate"], { CA_BUNDLE: bundle });
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.code).toBe(0);
+    const text = [r.stdout, r.stderr, ...filesUnder(join(ws, "run")).map((f) => readFileSync(f, "utf8"))].join("\n");
+    expect(text).toContain("got [redacted] and [redacted]");
+    expect(text).not.toContain(bundle.slice(0, 24));
+    expect(text.toLowerCase()).not.toContain(hexStart);
+  });
+
   it("a secret input that is a JSON object: each of its strings is a secret, not only the whole JSON text", () => {
     const ws = scratch();
     put(
