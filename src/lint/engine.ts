@@ -23,6 +23,7 @@ import {
   collectSuppressions,
   ignoredSuppressions,
 } from "./suppress.js";
+import { pushAll } from "../util/arrays.js";
 
 export interface LintOptions {
   config?: ResolvedConfig;
@@ -108,7 +109,7 @@ export function lintFindings(result: CompileResult, opts: LintOptions = {}): Fin
 
   const suppressions: Suppression[] = [];
   // Source map keys are the paths diagnostics show; a SourceDoc's own `file` may be absolute.
-  for (const [file, doc] of result.sources) suppressions.push(...collectSuppressions(doc, file));
+  for (const [file, doc] of result.sources) pushAll(suppressions, collectSuppressions(doc, file));
   if (suppressions.length === 0) return sortFindings(findings);
   const { kept, problems } = inline ? applySuppressions(findings, suppressions, new Set(rules.map((r) => r.id)), ran) : { kept: findings, problems: ignoredSuppressions(suppressions) };
   const out: Finding[] = kept;

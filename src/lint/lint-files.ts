@@ -18,6 +18,7 @@ import { discoverPlanFiles, isIgnored, pairOriginals } from "./files.js";
 import { fixesFor, type Fix } from "./fix.js";
 import { loadPlanFile } from "./gate.js";
 import type { Rule } from "./rule.js";
+import { pushAll } from "../util/arrays.js";
 
 /** Why a lint could not start: a path named nothing, a config file is invalid, an option is wrong. */
 export class LintFilesError extends Error {
@@ -158,7 +159,7 @@ export function lintResolved(t: LintTargets, opts: LintFilesOptions = {}): LintF
     const lint = lintFindings(result, { config, rules: t.rules, inlineConfig: opts.inlineConfig !== false, ...(original ? { original } : {}) });
     if (opts.keepSources && (lint.length || result.diagnostics.length)) for (const [f, doc] of result.sources) sources.set(f, doc);
     for (const d of result.diagnostics) findings.push({ diagnostic: d });
-    findings.push(...lint);
+    pushAll(findings, lint);
     if (opts.withFixes) for (const [d, f] of fixesFor([...result.diagnostics.map((diagnostic) => ({ diagnostic })), ...lint], result, t.rules)) fixes.set(d, f);
   }
   findings = sortFindings(findings);

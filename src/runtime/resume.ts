@@ -12,6 +12,7 @@ import { evaluateKey } from "./keys.js";
 import { recordedResult } from "./recorded.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type RunState, type Store } from "./store.js";
+import { pushAll } from "../util/arrays.js";
 
 export interface ResumeReport {
   reset: Array<{ node: string; reason: string }>;
@@ -61,7 +62,7 @@ export async function checkForResume(
       // A rejected gate stays rejected: a person decided it.
       if (cur !== id && st.decision?.decision === "rejected") continue;
       reset(cur, cur === id ? reason : `depends on "${id}", which was reset`);
-      stack.push(...(children.get(cur) ?? []));
+      pushAll(stack, children.get(cur) ?? []);
     }
   };
 

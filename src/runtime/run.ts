@@ -24,6 +24,7 @@ import { envReferences } from "../compiler/mcp.js";
 import type { McpPool } from "./mcp/pool.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
+import { pushAll } from "../util/arrays.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -167,7 +168,7 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
     problems.push(...mcp.problems);
     for (const [name, impl] of mcp.tools) if (!registry.has(name)) registry.set(name, impl);
   }
-  problems.push(...checkCatalogue(plan, registry));
+  pushAll(problems, checkCatalogue(plan, registry));
   if (problems.length > 0) throw new ToolSetupError(problems.join("\n"));
   return { registry, close: async () => pool?.close() };
 }

@@ -10,6 +10,7 @@ import { InputError } from "./inputs.js";
 import { fingerprint, type SecretSalt } from "./fingerprint.js";
 import { Scrubber, secretValues } from "./redact.js";
 import type { RunConfig } from "./store.js";
+import { pushAll } from "../util/arrays.js";
 
 /** What state.json holds in place of a secret input's value. */
 export function secretMark(value: unknown, salt: SecretSalt): string {
@@ -65,7 +66,7 @@ function leaves(value: unknown): string[] {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === "string" || typeof v === "number") out.push(String(v));
-    else if (v !== null && typeof v === "object") stack.push(...Object.values(v));
+    else if (v !== null && typeof v === "object") pushAll(stack, Object.values(v));
   }
   return out;
 }
@@ -81,7 +82,7 @@ export function sessionScrubber(plan: PlanIR, inputs: Record<string, unknown>, s
     // A secret number or boolean shorter than 4 characters would scrub ordinary text; its mark still hides it in state.
     if (typeof v === "string" || text.length >= 4) values.push(text);
     // A secret object or list: a tool that uses one field (creds.password) prints that field alone.
-    if (typeof v === "object") values.push(...leaves(v).filter((l) => l.length >= 4));
+    if (typeof v === "object") pushAll(values, leaves(v).filter((l) => l.length >= 4));
   }
   return new Scrubber(values, { salt });
 }

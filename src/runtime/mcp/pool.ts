@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../../ir.js";
 import { ENV_REF } from "../../compiler/mcp.js";
+import { pushAll } from "../../util/arrays.js";
 
 export type LiveTool = Tool;
 
@@ -76,7 +77,7 @@ function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: N
   const transport = new StdioClientTransport({ command, args: spec.args, cwd, env: vars, stderr: "pipe" });
   const lines: string[] = [];
   transport.stderr?.on("data", (chunk: Buffer) => {
-    lines.push(...String(chunk).split("\n").filter((l) => l.trim() !== ""));
+    pushAll(lines, String(chunk).split("\n").filter((l) => l.trim() !== ""));
     if (lines.length > 5) lines.splice(0, lines.length - 5);
   });
   return { transport, tail: () => lines.join(" | ") };
@@ -87,7 +88,7 @@ async function listAll(client: Client): Promise<LiveTool[]> {
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
-    tools.push(...page.tools);
+    pushAll(tools, page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
