@@ -93,6 +93,8 @@ function checkKeys(root: Node | null, errors: SourceError[]): void {
 
 /** yaml's messages end with a position suffix and code frame; we print our own. */
 function cleanYamlMessage(message: string): string {
+  // yaml reports its own stack overflow as an error at the value it was reading.
+  if (/Maximum call stack size exceeded/.test(message)) return "nesting too deep to read: a plan's values may nest a few hundred levels";
   const first = message.split("\n")[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, "").trim();
 }
