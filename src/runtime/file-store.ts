@@ -183,7 +183,10 @@ function fileIdentity(file: string): string | undefined {
 
 export class FileStore implements Store {
   readonly location: string;
+  /** Each node's JSON as last written (`"id":{...}`), when complete: a compaction joins them. */
   private readonly fragments = new Map<string, string>();
+  /** `fragments` holds every node (a full write built it); a session that began with a record has none. */
+  private fragmentsComplete = false;
   private dirFd: number | undefined;
   private eventsFd: number | undefined;
   private seq = -1;
@@ -304,19 +307,23 @@ export class FileStore implements Store {
     state.updatedAt = nowIso();
     const ids = dirty === undefined ? undefined : [...dirty];
     // A node that left the state (a revision) needs a snapshot: a record cannot remove one.
-    if (ids === undefined || this.fragments.size === 0 || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
+    if (ids === undefined || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
     // Only changed nodes are re-serialised; their fragments make the journal record and,
     // joined with the others, the next snapshot.
     const changed = ids.map((id) => {
       const fragment = `${JSON.stringify(id)}:${JSON.stringify(state.nodes[id])}`;
-      this.fragments.set(id, fragment);
+      if (this.fragmentsComplete) this.fragments.set(id, fragment);
       return fragment;
     });
     // A record never carries the status summary: only the session's last snapshot does.
     const { nodes: _nodes, inputs, summary: _summary, ...head } = state;
     const inputsJson = JSON.stringify(inputs);
     if (opts?.snapshot === true || this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
-      return this.writeSnapshot(state, inputsJson);
+      if (this.fragmentsComplete) return this.writeSnapshot(state, inputsJson);
+      // The session's last snapshot: every node serialised once, in one call (nothing
+      // reuses fragments after it). A compaction mid-session builds them for the next one.
+      if (opts?.snapshot === true) return this.writeSnapshot(state, inputsJson, JSON.stringify(state.nodes).slice(1, -1));
+      return this.writeFull(state);
     }
     const record = encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);
     const fd = this.openJournal();
@@ -331,11 +338,12 @@ export class FileStore implements Store {
   private async writeFull(state: RunState): Promise<void> {
     this.fragments.clear();
     for (const [id, node] of Object.entries(state.nodes)) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(node)}`);
+    this.fragmentsComplete = true;
     return this.writeSnapshot(state, JSON.stringify(state.inputs));
   }
 
   /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
-  private async writeSnapshot(state: RunState, inputsJson: string): Promise<void> {
+  private async writeSnapshot(state: RunState, inputsJson: string, nodesJson = [...this.fragments.values()].join(",")): Promise<void> {
     const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
     // A summary of an earlier version (a write since: a decision, a revision) is dropped;
     // a kept one names the plan file it was made with (any change to that file changes its ctime).
@@ -344,7 +352,7 @@ export class FileStore implements Store {
     // The snapshot's key order: the head, inputs before nodes (as the state object has
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
-    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
+    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
     const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     writeFileAtomic(this.path("state.json"), text, true, this.dirFd);

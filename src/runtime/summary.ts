@@ -105,21 +105,32 @@ interface Overview {
   attention: number[];
   /** The last five done steps that need no attention (the table's last rows). */
   quietDone: number[];
+  /** Every step is skipped or done with its output (if any) in the state. */
+  keptInState: boolean;
 }
 
 const settledStatus = (s: string | undefined): boolean => s === "done" || s === "skipped";
 
 function overview(plan: PlanIR, state: RunState): Overview {
   const ordered = inOrder(plan);
-  const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [] };
-  for (const id of plan.order) {
-    const s = state.nodes[id]?.status;
-    if (s) o.counts.set(s, (o.counts.get(s) ?? 0) + 1);
+  const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [], keptInState: true };
+  // Every id of the order has a node (the usual case): the main loop counts too.
+  const countAll = ordered.length === plan.order.length;
+  if (!countAll) {
+    for (const id of plan.order) {
+      const s = state.nodes[id]?.status;
+      if (s) o.counts.set(s, (o.counts.get(s) ?? 0) + 1);
+    }
   }
   for (let i = 0; i < ordered.length; i++) {
     const n = ordered[i]!;
     const st = state.nodes[n.id];
-    if (!st) continue;
+    if (!st) {
+      o.keptInState = false;
+      continue;
+    }
+    if (countAll) o.counts.set(st.status, (o.counts.get(st.status) ?? 0) + 1);
+    if (o.keptInState && !(st.status === "skipped" || (st.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) o.keptInState = false;
     const rejected = st.status === "pending" && st.decision?.decision === "rejected";
     if (st.status === "done") {
       o.doneCount++;
@@ -160,9 +171,12 @@ function countLine(plan: PlanIR, o: Overview): string {
  * status, unless `all` (`--all`). `outputs` are those of the last done steps (facts).
  */
 export function statusText(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, opts: { all?: boolean } = {}): string {
+  return statusOf(plan, state, outputs, overview(plan, state), opts.all === true);
+}
+
+function statusOf(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, o: Overview, all: boolean): string {
   const head = `run ${state.runId} (${plan.name}${state.revision ? `, revision ${state.revision}` : ""}): ${state.status}, ${state.budget.toolCalls} tool calls, state v${state.stateVersion}\n\n`;
-  const o = overview(plan, state);
-  if (opts.all || plan.order.length <= STATUS_ROWS) return head + formatRows(statusTable(plan, state)) + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
+  if (all || plan.order.length <= STATUS_ROWS) return head + formatRows(statusTable(plan, state)) + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
   const shown = notableSteps(o);
   const rows = [TABLE_HEAD, ...shown.map((i) => row(o.ordered[i]!, state.nodes[o.ordered[i]!.id]!))];
   const omitted = `${countLine(plan, o)}; ${nf.format(shown.length)} shown (--all lists every step)\n`;
@@ -182,15 +196,12 @@ export async function nextSummary(plan: PlanIR, state: RunState, output: (id: st
       // A missing artifact: resume will notice; the summary just shows no facts.
     }
   }
-  let done = 0;
-  let settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret);
-  for (const id of plan.order) {
-    const st = state.nodes[id];
-    if (st?.status === "done") done++;
-    if (settled && !(st?.status === "skipped" || (st?.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) settled = false;
-  }
+  const o = overview(plan, state);
+  // Steps of the order without a node (a plan written by hand): the full resume decides.
+  const settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret) && o.keptInState && o.ordered.length === plan.order.length;
+  const done = o.ordered.length === plan.order.length ? o.doneCount : plan.order.filter((id) => state.nodes[id]?.status === "done").length;
   const next = { ...state, stateVersion: state.stateVersion + 1 };
-  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusText(plan, next, facts), done, total: plan.order.length, plan: plan.name, noopResume: settled };
+  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusOf(plan, next, facts, o, false), done, total: plan.order.length, plan: plan.name, noopResume: settled };
 }
 
 /** The steps whose outputs give the checkpoint summary its facts: the last five done. */
