@@ -86,27 +86,30 @@ export interface RunDirState {
 export function readRunDirState(dir: string, config?: () => RunConfig): RunDirState {
   const file = join(dir, "state.json");
   for (let tries = 0; ; tries++) {
-    const text = readFileSync(file, "utf8");
-    const m = CHECKSUM_TAIL.exec(text);
+    const bytes = readFileSync(file);
+    // The checksum is of the bytes before it and a closing brace: hashed as read, not re-encoded.
+    const from = Math.max(0, bytes.length - 100);
+    const m = CHECKSUM_TAIL.exec(bytes.toString("latin1", from));
     const edited = () => new IntegrityError(`${file} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
     let legacy = false;
     if (m) {
-      if (sha256Hex(`${text.slice(0, m.index)}}`) !== m[1]) throw edited();
+      if (createHash("sha256").update(bytes.subarray(0, from + m.index)).update("}").digest("hex") !== m[1]) throw edited();
     } else {
       // Accepted once from an older planspec; the next write adds the checksum and marks the config.
       const cfg = config ? config() : (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfig);
       if (cfg.stateChecksum) throw edited();
       legacy = true;
     }
+    const text = bytes.toString("utf8");
     const doc = JSON.parse(text) as Record<string, unknown>;
     delete doc.checksum;
     try {
       const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
       const merged = applyRecords(doc, tail.records);
-      return { doc: merged, legacy, snapshotBytes: Buffer.byteLength(text), journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
+      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
-      if (err instanceof IntegrityError && tries < 5 && readFileSync(file, "utf8") !== text) continue;
+      if (err instanceof IntegrityError && tries < 5 && !readFileSync(file).equals(bytes)) continue;
       throw err;
     }
   }
@@ -353,10 +356,13 @@ export class FileStore implements Store {
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
     const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
-    const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
+    // Encoded once: the checksum is of these bytes (and a closing brace), written as they are.
+    const bodyBytes = Buffer.from(body, "utf8");
+    const checksum = createHash("sha256").update(bodyBytes).update("}").digest("hex");
+    const bytes = Buffer.concat([bodyBytes, Buffer.from(`,"checksum":"${checksum}"}\n`, "latin1")]);
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
-    writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
-    this.snapshotBytes = Buffer.byteLength(text);
+    writeFileAtomic(this.path("state.json"), bytes, true, this.dirFd);
+    this.snapshotBytes = bytes.length;
     this.inputsJson = inputsJson;
     if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
       ftruncateSync(this.openJournal(), 0);

@@ -73,7 +73,7 @@ export function readChecksummedLines(file: string): ChecksummedLines {
   for (let line = 1; start < buf.length; line++) {
     const nl = buf.indexOf(10, start);
     const end = nl === -1 ? buf.length : nl;
-    const value = decodeLine(buf.toString("utf8", start, end));
+    const value = decodeLine(buf, start, end);
     if (value === undefined) {
       if (nl === -1 || nl === buf.length - 1) return { values, validBytes: start, tornBytes: buf.length - start };
       throw damaged(file, line, "its checksum does not match");
@@ -111,10 +111,12 @@ export function readJournal(file: string, snapshotVersion: number, planHash: str
   return { records, validBytes, tornBytes };
 }
 
-function decodeLine(text: string): unknown {
-  if (text.length <= HASH_LEN + 1 || text[text.length - HASH_LEN - 1] !== " ") return undefined;
-  const json = text.slice(0, -HASH_LEN - 1);
-  return sha256Hex(json) === text.slice(-HASH_LEN) ? (JSON.parse(json) as unknown) : undefined;
+/** A line's value, or undefined if it is torn. The checksum is of the bytes as written: no text is decoded for it. */
+function decodeLine(buf: Buffer, start: number, end: number): unknown {
+  const hashAt = end - HASH_LEN;
+  if (end - start <= HASH_LEN + 1 || buf[hashAt - 1] !== 0x20) return undefined;
+  const json = buf.subarray(start, hashAt - 1);
+  return sha256Hex(json) === buf.toString("latin1", hashAt, end) ? (JSON.parse(json.toString("utf8")) as unknown) : undefined;
 }
 
 /**
