@@ -356,13 +356,10 @@ export class FileStore implements Store {
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
     const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
-    // Encoded once: the checksum is of these bytes (and a closing brace), written as they are.
-    const bodyBytes = Buffer.from(body, "utf8");
-    const checksum = createHash("sha256").update(bodyBytes).update("}").digest("hex");
-    const bytes = Buffer.concat([bodyBytes, Buffer.from(`,"checksum":"${checksum}"}\n`, "latin1")]);
+    const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
-    writeFileAtomic(this.path("state.json"), bytes, true, this.dirFd);
-    this.snapshotBytes = bytes.length;
+    writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
+    this.snapshotBytes = Buffer.byteLength(text);
     this.inputsJson = inputsJson;
     if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
       ftruncateSync(this.openJournal(), 0);
