@@ -42,7 +42,7 @@ import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
-import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
+import { checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, replayJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
@@ -104,9 +104,8 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
     const doc = JSON.parse(text) as Record<string, unknown>;
     delete doc.checksum;
     try {
-      const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
-      const merged = applyRecords(doc, tail.records);
-      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
+      const tail = replayJournal(join(dir, JOURNAL_FILE), doc);
+      return { doc: tail.doc, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.replayed };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
       if (err instanceof IntegrityError && tries < 5 && !readFileSync(file).equals(bytes)) continue;
