@@ -79,9 +79,9 @@ function forEachChecksummedLine(file: string, visit: (value: unknown, line: numb
       if (nl === -1 || nl === buf.length - 1) return { validBytes: start, tornBytes: buf.length - start };
       throw damaged(file, line, "its checksum does not match");
     }
+    visit(value, line);
     // Complete and checksummed, only its newline is missing: the line was written whole.
     if (nl === -1) return { validBytes: start, tornBytes: buf.length - start };
-    visit(value, line);
     start = nl + 1;
   }
   return { validBytes: buf.length, tornBytes: 0 };
