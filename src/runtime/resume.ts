@@ -37,11 +37,15 @@ export async function checkForResume(
 ): Promise<ResumeReport> {
   const report: ResumeReport = { reset: [], adopted: [], blocked: [], unresolved: [] };
   const touched = opts.touched ?? new Set<string>();
-  for (const n of plan.nodes) {
-    if (state.nodes[n.id] !== undefined) continue;
-    state.nodes[n.id] = { status: "pending", attempts: 0 };
+  const ordered = runOrder(plan);
+  // Each step's state, looked up once: the nodes of a long run are a dictionary, and a
+  // lookup per step costs more than the rest of a pass. Repairs change these objects in place.
+  const states = ordered.map((n) => {
+    const st = state.nodes[n.id];
+    if (st !== undefined) return st;
     touched.add(n.id);
-  }
+    return (state.nodes[n.id] = { status: "pending", attempts: 0 });
+  });
   // Only a reset walks the graph: built on the first one, not for every resume.
   let childMap: Map<string, string[]> | undefined;
   const children = (): Map<string, string[]> => {
@@ -81,7 +85,6 @@ export async function checkForResume(
     }
   };
 
-  const ordered = runOrder(plan);
   const src = outputSource(state, store);
   const records = await store.readIdempotency();
   /** The key a step used (recorded when it started; evaluated for states of older versions). */
@@ -103,9 +106,10 @@ export async function checkForResume(
     opts.emit("result.lost", { node: id, key, problem });
   };
 
-  for (const node of ordered) {
+  for (let i = 0; i < ordered.length; i++) {
+    const node = ordered[i]!;
     const id = node.id;
-    const st = state.nodes[id]!;
+    const st = states[i]!;
     // An output kept in the state was checked with the state's checksum.
     if (st.status !== "done" || (st.outputRef && st.outputHash && (inStateText(st.outputRef) !== undefined || (await store.checkArtifact(st.outputRef, st.outputHash))))) continue;
     const key = await keyOf(node);
@@ -124,9 +128,10 @@ export async function checkForResume(
     }
   }
 
-  for (const node of ordered) {
+  for (let i = 0; i < ordered.length; i++) {
+    const node = ordered[i]!;
     const id = node.id;
-    const st = state.nodes[id]!;
+    const st = states[i]!;
     if (st.status === "failed") {
       reset(id, "failed in an earlier session; retried on resume");
       continue;
