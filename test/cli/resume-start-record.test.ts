@@ -100,4 +100,43 @@ steps:
     expect(Object.keys(snapshot.nodes)).toEqual(["one", "two"]);
     expect(readFileSync(join(dir, "state.json"), "utf8")).not.toContain("tok-123456789");
   });
+
+  it("a resumed session killed after any of its state writes is resumed again to the same end, its external effect once", () => {
+    const ws = tempDir("planspec-resume-record-");
+    writeFile(ws, "tools.mjs", TEST_TOOLS);
+    writeFile(ws, "pay.plan.yaml", `planspec: 1
+name: pay
+goal: Load, pay, echo
+tools: { echo: { risk: read }, ledger: { risk: external } }
+limits: { max_tool_calls: 20 }
+steps:
+  load: { kind: read, goal: Load, tool: echo, with: { n: 7 }, output: loaded }
+  pay: { kind: external, goal: Pay, needs: [load], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: "\${{ steps.load.output.n }}" }, output: paid }
+  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, with: { v: "\${{ steps.pay.output.written }}" }, output: echoed }
+`);
+    const run = (id: string, env: Record<string, string> = {}) => planspec(ws, ["run", "pay.plan.yaml", "--tools", "tools.mjs", "--run-id", id, "--no-lint-gate"], env);
+    // Killed after its first write: the run exists, nothing has started; every later write is the resume's.
+    const first = run("probe", { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "1" });
+    expect(first.signal).toBe("SIGKILL");
+    const probe = planspec(ws, ["resume", "probe"]);
+    expect(probe.code, probe.stderr).toBe(0);
+    const last = readState(join(ws, ".planspec/runs/probe")).stateVersion;
+    // The start record, a write per turn of the three steps, the closing snapshot.
+    expect(last).toBeGreaterThanOrEqual(5);
+    for (let v = 2; v < last; v++) {
+      const id = `k${v}`;
+      expect(run(id, { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "1" }).signal).toBe("SIGKILL");
+      const killed = planspec(ws, ["resume", id], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) });
+      expect(killed.signal, `resume killed after write ${v}`).toBe("SIGKILL");
+      let r = planspec(ws, ["resume", id]);
+      // Killed inside the external step's call: a person decides; here the key makes it safe.
+      if (r.code === 3) r = planspec(ws, ["resume", id, "--rerun-interrupted"]);
+      expect(r.code, `after a kill at ${v}: ${r.stderr}`).toBe(0);
+      const end = readState(join(ws, ".planspec/runs", id));
+      expect(end.status).toBe("done");
+      expect(Object.values(end.nodes).map((n) => n.status)).toEqual(["done", "done", "done"]);
+      expect(fileLines(join(ws, "ledger.txt")).filter((l) => l.startsWith(`${id}:pay `)), `pay after a kill at ${v}`).toEqual([`${id}:pay 7`]);
+      expect(statSync(join(ws, ".planspec/runs", id, "journal.jsonl")).size).toBe(0);
+    }
+  });
 });
