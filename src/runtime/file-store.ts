@@ -12,9 +12,10 @@
  * - state: `state.json` is a snapshot, `journal.jsonl` the transitions since (journal.ts).
  *   A write with a list of changed nodes is one checksummed record appended and
  *   fdatasynced before the scheduler calls the step's tool; the snapshot is rewritten
- *   atomically (and the journal emptied) on every full write — start, end of a session,
- *   decisions, revisions — and once the journal has grown past the snapshot, so the
- *   bytes written per step stay O(1) amortised. Readers replay snapshot + journal.
+ *   atomically (and the journal emptied) on every full write — a run's start, the end of
+ *   a session, decisions, revisions — and once the journal has grown past the snapshot,
+ *   so the bytes written per step stay O(1) amortised. A resumed session starts with a
+ *   record (of what resume's checks changed). Readers replay snapshot + journal.
  * - `events.jsonl`: appended on an append-mode descriptor, the events since the last write
  *   together in one write(2): before each state write (so the events of a turn are on file
  *   before its record), before a tool is called (`flushEvents`: its call event is on file
