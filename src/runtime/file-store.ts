@@ -12,10 +12,9 @@
  * - state: `state.json` is a snapshot, `journal.jsonl` the transitions since (journal.ts).
  *   A write with a list of changed nodes is one checksummed record appended and
  *   fdatasynced before the scheduler calls the step's tool; the snapshot is rewritten
- *   atomically (and the journal emptied) on every full write — a run's start, the end of
- *   a session, decisions, revisions — and once the journal has grown past the snapshot,
- *   so the bytes written per step stay O(1) amortised. A resumed session starts with a
- *   record (of what resume's checks changed). Readers replay snapshot + journal.
+ *   atomically (and the journal emptied) on every full write — start, end of a session,
+ *   decisions, revisions — and once the journal has grown past the snapshot, so the
+ *   bytes written per step stay O(1) amortised. Readers replay snapshot + journal.
  * - `events.jsonl`: appended on an append-mode descriptor, the events since the last write
  *   together in one write(2): before each state write (so the events of a turn are on file
  *   before its record), before a tool is called (`flushEvents`: its call event is on file
@@ -43,7 +42,7 @@ import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
-import { checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, replayJournal } from "./journal.js";
+import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
@@ -105,8 +104,9 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
     const doc = JSON.parse(text) as Record<string, unknown>;
     delete doc.checksum;
     try {
-      const tail = replayJournal(join(dir, JOURNAL_FILE), doc);
-      return { doc: tail.doc, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.replayed };
+      const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
+      const merged = applyRecords(doc, tail.records);
+      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
       if (err instanceof IntegrityError && tries < 5 && !readFileSync(file).equals(bytes)) continue;
@@ -188,7 +188,11 @@ export class FileStore implements Store {
   readonly location: string;
   /** Each node's JSON as last written (`"id":{...}`), when complete: a compaction joins them. */
   private readonly fragments = new Map<string, string>();
-  /** `fragments` holds every node (a full write built it); a session that began with a record has none. */
+  /**
+   * `fragments` holds every node (a full write built it). A resumed session starts with a
+   * record of what resume's checks changed, not a full write, so it has none: its closing
+   * snapshot serialises the nodes in one call.
+   */
   private fragmentsComplete = false;
   private dirFd: number | undefined;
   private eventsFd: number | undefined;

@@ -29,6 +29,14 @@ export interface JournalRecord {
   i?: Record<string, unknown>;
 }
 
+/** The journal's valid records and the byte length they end at (what a writer keeps). */
+export interface JournalTail {
+  records: JournalRecord[];
+  validBytes: number;
+  /** Bytes after `validBytes`: a torn last record. */
+  tornBytes: number;
+}
+
 const HASH_LEN = 64;
 
 /** A checksummed line: the JSON, a space, its sha256. */
@@ -58,93 +66,73 @@ export interface ChecksummedLines {
  * `IntegrityError` naming the file and line.
  */
 export function readChecksummedLines(file: string): ChecksummedLines {
-  const values: unknown[] = [];
-  const { validBytes, tornBytes } = forEachChecksummedLine(file, (value) => values.push(value));
-  return { values, validBytes, tornBytes };
-}
-
-/**
- * `readChecksummedLines` one value at a time: a caller that folds the values keeps none
- * of them alive (a 100,000-step run's journal is tens of megabytes of records).
- */
-function forEachChecksummedLine(file: string, visit: (value: unknown, line: number) => void): { validBytes: number; tornBytes: number } {
-  if (!existsSync(file)) return { validBytes: 0, tornBytes: 0 };
+  if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
   const buf = readFileSync(file);
+  const values: unknown[] = [];
   let start = 0;
   for (let line = 1; start < buf.length; line++) {
     const nl = buf.indexOf(10, start);
     const end = nl === -1 ? buf.length : nl;
-    const value = decodeLine(buf, start, end);
+    const value = decodeLine(buf.toString("utf8", start, end));
     if (value === undefined) {
-      if (nl === -1 || nl === buf.length - 1) return { validBytes: start, tornBytes: buf.length - start };
+      if (nl === -1 || nl === buf.length - 1) return { values, validBytes: start, tornBytes: buf.length - start };
       throw damaged(file, line, "its checksum does not match");
     }
-    visit(value, line);
+    values.push(value);
     // Complete and checksummed, only its newline is missing: the line was written whole.
-    if (nl === -1) return { validBytes: start, tornBytes: buf.length - start };
+    if (nl === -1) return { values, validBytes: start, tornBytes: buf.length - start };
     start = nl + 1;
   }
-  return { validBytes: buf.length, tornBytes: 0 };
+  return { values, validBytes: buf.length, tornBytes: 0 };
 }
 
 export function damaged(file: string, line: number, why: string): IntegrityError {
   return new IntegrityError(`${file} is damaged or was edited outside planspec (line ${line}: ${why}); restore it, or start a new run`);
 }
 
-/** A snapshot document with the journal's records applied, and where the valid records end. */
-export interface Replayed {
-  doc: Record<string, unknown>;
-  validBytes: number;
-  /** Bytes after `validBytes`: a torn last record. */
-  tornBytes: number;
-  /** Records applied. */
-  replayed: number;
-}
-
 /**
- * Applies the records that follow the snapshot `doc` (of plan `planHash`) to it, one by
- * one as they are read. Throws an `IntegrityError` (naming the file and line) for damage
- * before the tail; `doc` is then half replayed, and the caller drops it.
+ * Reads the records that follow a snapshot at `snapshotVersion` of plan `planHash`.
+ * Throws an `IntegrityError` (naming the file and line) for damage before the tail.
  */
-export function replayJournal(file: string, doc: Record<string, unknown>): Replayed {
-  const planHash = String(doc.planHash);
-  const nodes = doc.nodes as Record<string, unknown>;
-  let inputs = doc.inputs;
-  let head: Record<string, unknown> | undefined;
-  let replayed = 0;
-  let expected = Number(doc.stateVersion) + 1;
-  const { validBytes, tornBytes } = forEachChecksummedLine(file, (value, line) => {
+export function readJournal(file: string, snapshotVersion: number, planHash: string): JournalTail {
+  const { values, validBytes, tornBytes } = readChecksummedLines(file);
+  const records: JournalRecord[] = [];
+  let expected = snapshotVersion + 1;
+  values.forEach((value, i) => {
     const r = value as JournalRecord;
-    if (typeof r?.v !== "number" || !r.h || typeof r.h !== "object" || !r.n || typeof r.n !== "object") throw damaged(file, line, "not a state record");
+    if (typeof r?.v !== "number" || !r.h || typeof r.h !== "object" || !r.n || typeof r.n !== "object") throw damaged(file, i + 1, "not a state record");
     // Left over from before the snapshot (a crash between its rename and the journal's truncation).
     if (r.v < expected) return;
-    if (r.v !== expected) throw damaged(file, line, `state version ${r.v} follows ${expected - 1}`);
-    if (r.h.planHash !== planHash) throw damaged(file, line, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
-    for (const id in r.n) nodes[id] = r.n[id];
-    if (r.i !== undefined) inputs = r.i;
-    head = r.h;
-    replayed++;
+    if (r.v !== expected) throw damaged(file, i + 1, `state version ${r.v} follows ${expected - 1}`);
+    if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+    records.push(r);
     expected++;
   });
-  return { doc: head === undefined ? doc : withHead(doc, head, inputs), validBytes, tornBytes, replayed };
+  return { records, validBytes, tornBytes };
 }
 
-/** A line's value, or undefined if it is torn. The checksum is of the bytes as written: no text is decoded for it. */
-function decodeLine(buf: Buffer, start: number, end: number): unknown {
-  const hashAt = end - HASH_LEN;
-  if (end - start <= HASH_LEN + 1 || buf[hashAt - 1] !== 0x20) return undefined;
-  const json = buf.subarray(start, hashAt - 1);
-  return sha256Hex(json) === buf.toString("latin1", hashAt, end) ? (JSON.parse(json.toString("utf8")) as unknown) : undefined;
+function decodeLine(text: string): unknown {
+  if (text.length <= HASH_LEN + 1 || text[text.length - HASH_LEN - 1] !== " ") return undefined;
+  const json = text.slice(0, -HASH_LEN - 1);
+  return sha256Hex(json) === text.slice(-HASH_LEN) ? (JSON.parse(json) as unknown) : undefined;
 }
 
 /**
- * The snapshot document with the last record's head and inputs. Keys keep the snapshot's
- * order, so a replayed state reads like a rewritten one.
+ * Applies records to a snapshot document in place of its head, inputs and nodes. Keys
+ * keep the snapshot's order, so a replayed state reads like a rewritten one.
  */
-function withHead(doc: Record<string, unknown>, head: Record<string, unknown>, inputs: unknown): Record<string, unknown> {
+export function applyRecords(doc: Record<string, unknown>, records: readonly JournalRecord[]): Record<string, unknown> {
+  if (records.length === 0) return doc;
+  const nodes = doc.nodes as Record<string, unknown>;
+  let inputs = doc.inputs;
+  for (const r of records) {
+    for (const [id, st] of Object.entries(r.n)) nodes[id] = st;
+    if (r.i !== undefined) inputs = r.i;
+  }
+  const head = records[records.length - 1]!.h;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(doc)) {
-    if (k === "nodes") out.nodes = doc.nodes;
+    if (k === "nodes") out.nodes = nodes;
     else if (k === "inputs") out.inputs = inputs;
     else if (k in head) out[k] = head[k];
   }
