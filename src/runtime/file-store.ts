@@ -86,27 +86,30 @@ export interface RunDirState {
 export function readRunDirState(dir: string, config?: () => RunConfig): RunDirState {
   const file = join(dir, "state.json");
   for (let tries = 0; ; tries++) {
-    const text = readFileSync(file, "utf8");
-    const m = CHECKSUM_TAIL.exec(text);
+    const bytes = readFileSync(file);
+    // The checksum is of the bytes before it and a closing brace: hashed as read, not re-encoded.
+    const from = Math.max(0, bytes.length - 100);
+    const m = CHECKSUM_TAIL.exec(bytes.toString("latin1", from));
     const edited = () => new IntegrityError(`${file} was edited outside planspec (its checksum does not match); restore it, or start a new run`);
     let legacy = false;
     if (m) {
-      if (sha256Hex(`${text.slice(0, m.index)}}`) !== m[1]) throw edited();
+      if (createHash("sha256").update(bytes.subarray(0, from + m.index)).update("}").digest("hex") !== m[1]) throw edited();
     } else {
       // Accepted once from an older planspec; the next write adds the checksum and marks the config.
       const cfg = config ? config() : (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfig);
       if (cfg.stateChecksum) throw edited();
       legacy = true;
     }
+    const text = bytes.toString("utf8");
     const doc = JSON.parse(text) as Record<string, unknown>;
     delete doc.checksum;
     try {
       const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
       const merged = applyRecords(doc, tail.records);
-      return { doc: merged, legacy, snapshotBytes: Buffer.byteLength(text), journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
+      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
-      if (err instanceof IntegrityError && tries < 5 && readFileSync(file, "utf8") !== text) continue;
+      if (err instanceof IntegrityError && tries < 5 && !readFileSync(file).equals(bytes)) continue;
       throw err;
     }
   }
@@ -183,7 +186,14 @@ function fileIdentity(file: string): string | undefined {
 
 export class FileStore implements Store {
   readonly location: string;
+  /** Each node's JSON as last written (`"id":{...}`), when complete: a compaction joins them. */
   private readonly fragments = new Map<string, string>();
+  /**
+   * `fragments` holds every node (a full write built it). A resumed session starts with a
+   * record of what resume's checks changed, not a full write, so it has none: its closing
+   * snapshot serialises the nodes in one call.
+   */
+  private fragmentsComplete = false;
   private dirFd: number | undefined;
   private eventsFd: number | undefined;
   private seq = -1;
@@ -304,19 +314,23 @@ export class FileStore implements Store {
     state.updatedAt = nowIso();
     const ids = dirty === undefined ? undefined : [...dirty];
     // A node that left the state (a revision) needs a snapshot: a record cannot remove one.
-    if (ids === undefined || this.fragments.size === 0 || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
+    if (ids === undefined || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
     // Only changed nodes are re-serialised; their fragments make the journal record and,
     // joined with the others, the next snapshot.
     const changed = ids.map((id) => {
       const fragment = `${JSON.stringify(id)}:${JSON.stringify(state.nodes[id])}`;
-      this.fragments.set(id, fragment);
+      if (this.fragmentsComplete) this.fragments.set(id, fragment);
       return fragment;
     });
     // A record never carries the status summary: only the session's last snapshot does.
     const { nodes: _nodes, inputs, summary: _summary, ...head } = state;
     const inputsJson = JSON.stringify(inputs);
     if (opts?.snapshot === true || this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
-      return this.writeSnapshot(state, inputsJson);
+      if (this.fragmentsComplete) return this.writeSnapshot(state, inputsJson);
+      // The session's last snapshot: every node serialised once, in one call (nothing
+      // reuses fragments after it). A compaction mid-session builds them for the next one.
+      if (opts?.snapshot === true) return this.writeSnapshot(state, inputsJson, JSON.stringify(state.nodes).slice(1, -1));
+      return this.writeFull(state);
     }
     const record = encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);
     const fd = this.openJournal();
@@ -331,11 +345,12 @@ export class FileStore implements Store {
   private async writeFull(state: RunState): Promise<void> {
     this.fragments.clear();
     for (const [id, node] of Object.entries(state.nodes)) this.fragments.set(id, `${JSON.stringify(id)}:${JSON.stringify(node)}`);
+    this.fragmentsComplete = true;
     return this.writeSnapshot(state, JSON.stringify(state.inputs));
   }
 
   /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
-  private async writeSnapshot(state: RunState, inputsJson: string): Promise<void> {
+  private async writeSnapshot(state: RunState, inputsJson: string, nodesJson = [...this.fragments.values()].join(",")): Promise<void> {
     const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
     // A summary of an earlier version (a write since: a decision, a revision) is dropped;
     // a kept one names the plan file it was made with (any change to that file changes its ctime).
@@ -344,7 +359,7 @@ export class FileStore implements Store {
     // The snapshot's key order: the head, inputs before nodes (as the state object has
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
-    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
+    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
     const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     writeFileAtomic(this.path("state.json"), text, true, this.dirFd);

@@ -3,7 +3,6 @@
  * version n + 1, so a run started by an older planspec resumes under a newer one.
  * After migrating, the state is validated against schemas/state.schema.json.
  */
-import { readFileSync } from "node:fs";
 import { STATE_SCHEMA_VERSION, type RunState } from "./store.js";
 
 type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
@@ -69,14 +68,10 @@ export class StateError extends Error {
 }
 
 type Validate = ((d: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
-let validator: Validate | undefined;
 
 async function validate(state: unknown): Promise<void> {
-  if (!validator) {
-    const { Ajv } = await import("ajv");
-    const schema = JSON.parse(readFileSync(new URL("../../schemas/state.schema.json", import.meta.url), "utf8")) as object;
-    validator = new Ajv({ strict: false, validateFormats: false }).compile(schema) as Validate;
-  }
+  // Precompiled by scripts/gen-state-validator.mjs: neither ajv nor its schema compilation is loaded to read a run.
+  const validator = (await import("./generated/state-validator.js")).state as Validate;
   if (!validator(state)) {
     const e = validator.errors?.[0];
     throw new StateError(`state.json is invalid: ${e ? `${e.instancePath || "(root)"} ${e.message ?? ""}` : "unknown error"}`);

@@ -26,6 +26,8 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
   if (scrub.empty && secretInputs.size === 0) return inner;
   // The scrubbed nodes last written, in the state's key order: only dirty ones are redone.
   let nodes: Record<string, NodeState> = {};
+  // `nodes` holds every node (a full rebuild made it): a session's first write may name only a few, or none.
+  let filled = false;
 
   const node = (st: NodeState): NodeState => {
     const out: Record<string, unknown> = {};
@@ -35,10 +37,11 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
 
   const persisted = (state: RunState, dirty?: Iterable<string>): RunState => {
     const ids = dirty === undefined ? undefined : [...dirty];
-    // A full write (no dirty list) follows every change of the node set (start, resume, revision).
-    if (ids === undefined || ids.some((id) => !Object.hasOwn(nodes, id))) {
+    // A full write (no dirty list) follows every change of the node set (start, revision); a resume's first write is a record.
+    if (ids === undefined || !filled || ids.some((id) => !Object.hasOwn(nodes, id))) {
       nodes = {};
       for (const [id, st] of Object.entries(state.nodes)) nodes[id] = node(st);
+      filled = true;
     } else {
       for (const id of ids) if (state.nodes[id]) nodes[id] = node(state.nodes[id]);
     }

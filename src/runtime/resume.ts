@@ -25,28 +25,47 @@ export interface ResumeReport {
 
 type Emit = (type: string, data: Record<string, unknown>) => void;
 
-/** Repairs `state` in memory for a resume; the caller writes it. */
+/**
+ * Repairs `state` in memory for a resume; the caller writes it. The ids of the nodes it
+ * changes are added to `opts.touched`, so the caller can write them alone.
+ */
 export async function checkForResume(
   plan: PlanIR,
   state: RunState,
   store: Store,
-  opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string> },
+  opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string>; touched?: Set<string> },
 ): Promise<ResumeReport> {
   const report: ResumeReport = { reset: [], adopted: [], blocked: [], unresolved: [] };
-  const children = new Map<string, string[]>();
-  for (const n of plan.nodes) {
-    state.nodes[n.id] ??= { status: "pending", attempts: 0 };
-    for (const d of n.dependsOn) {
-      const list = children.get(d) ?? [];
-      list.push(n.id);
-      children.set(d, list);
+  const touched = opts.touched ?? new Set<string>();
+  const ordered = runOrder(plan);
+  // Each step's state, looked up once: the nodes of a long run are a dictionary, and a
+  // lookup per step costs more than the rest of a pass. Repairs change these objects in place.
+  const states = ordered.map((n) => {
+    const st = state.nodes[n.id];
+    if (st !== undefined) return st;
+    touched.add(n.id);
+    return (state.nodes[n.id] = { status: "pending", attempts: 0 });
+  });
+  // Only a reset walks the graph: built on the first one, not for every resume.
+  let childMap: Map<string, string[]> | undefined;
+  const children = (): Map<string, string[]> => {
+    if (childMap) return childMap;
+    childMap = new Map();
+    for (const n of plan.nodes) {
+      for (const d of n.dependsOn) {
+        const list = childMap.get(d) ?? [];
+        list.push(n.id);
+        childMap.set(d, list);
+      }
     }
-  }
+    return childMap;
+  };
   const reset = (id: string, reason: string) => {
     const st = state.nodes[id]!;
     if (st.status === "pending" && !st.awaiting) return;
     const from = st.status;
     resetNode(st);
+    touched.add(id);
     for (const k of ["outputRef", "outputHash", "lastError", "startedAt", "endedAt", "skipReason", "awaiting", "judgeDecision", "idempotencyKey"] as const) delete st[k];
     report.reset.push({ node: id, reason });
     opts.emit("node.reset", { node: id, from, reason });
@@ -62,12 +81,10 @@ export async function checkForResume(
       // A rejected gate stays rejected: a person decided it.
       if (cur !== id && st.decision?.decision === "rejected") continue;
       reset(cur, cur === id ? reason : `depends on "${id}", which was reset`);
-      pushAll(stack, children.get(cur) ?? []);
+      pushAll(stack, children().get(cur) ?? []);
     }
   };
 
-  const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
-  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
   const src = outputSource(state, store);
   const records = await store.readIdempotency();
   /** The key a step used (recorded when it started; evaluated for states of older versions). */
@@ -84,15 +101,18 @@ export async function checkForResume(
   const hold = (id: string, key: string, problem: string) => {
     resetWithDescendants(id, `its recorded result is lost: ${problem}`);
     state.nodes[id]!.awaiting = { kind: "resolve", since: nowIso(), key };
+    touched.add(id);
     report.unresolved.push({ node: id, problem });
     opts.emit("result.lost", { node: id, key, problem });
   };
 
-  for (const id of order) {
-    const st = state.nodes[id]!;
+  for (let i = 0; i < ordered.length; i++) {
+    const node = ordered[i]!;
+    const id = node.id;
+    const st = states[i]!;
     // An output kept in the state was checked with the state's checksum.
     if (st.status !== "done" || (st.outputRef && st.outputHash && (inStateText(st.outputRef) !== undefined || (await store.checkArtifact(st.outputRef, st.outputHash))))) continue;
-    const key = await keyOf(byId.get(id)!);
+    const key = await keyOf(node);
     const rec = key !== undefined ? records[key] : undefined;
     if (key === undefined || !rec || rec.resultRef !== (st.outputRef ?? null)) {
       resetWithDescendants(id, "its output artifact is missing or altered");
@@ -108,9 +128,10 @@ export async function checkForResume(
     }
   }
 
-  for (const id of order) {
-    const node = byId.get(id)!;
-    const st = state.nodes[id]!;
+  for (let i = 0; i < ordered.length; i++) {
+    const node = ordered[i]!;
+    const id = node.id;
+    const st = states[i]!;
     if (st.status === "failed") {
       reset(id, "failed in an earlier session; retried on resume");
       continue;
@@ -128,6 +149,7 @@ export async function checkForResume(
       delete st.awaiting;
       transition(id, st, "done");
       st.endedAt = nowIso();
+      touched.add(id);
       report.adopted.push(id);
       opts.emit("node.adopted", { node: id, key, resultRef: recorded.art.ref });
       opts.emit("node.transition", { node: id, from: "running", to: "done", attempt: st.attempts });
@@ -135,10 +157,22 @@ export async function checkForResume(
       reset(id, node.risk === "read" ? "interrupted; a read step is re-run" : "interrupted; re-run allowed by --rerun-interrupted");
     } else {
       st.awaiting ??= { kind: "interrupted", since: nowIso() };
+      touched.add(id);
       report.blocked.push({ node: id, risk: node.risk });
     }
   }
   return report;
+}
+
+/**
+ * The plan's nodes in run order (its order when that names every node, else the plan's
+ * own). A compiled plan lists them in run order already: then no lookup table is built.
+ */
+function runOrder(plan: PlanIR): IRNode[] {
+  const { nodes, order } = plan;
+  if (order.length !== nodes.length || nodes.every((n, i) => n.id === order[i])) return nodes;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  return order.map((id) => byId.get(id)!);
 }
 
 /** Whether a node's expressions mention one of `names` as `inputs.<name>` (or read inputs in a way that hides the name). */

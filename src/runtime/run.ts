@@ -302,7 +302,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
-    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, ...(changed ? { changedInputs: changed } : {}) });
+    const touched = new Set<string>();
+    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) {
       // Nothing to run (so no tools to load). A write for the verdict ends this session: it keeps the status summary.
@@ -323,7 +324,10 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       await store.syncEvents();
       return { ...base, outcome: { status: "paused", reason: state.reason } };
     }
-    await sink.writeState(state);
+    // The session's start is a record of what the checks changed, not a snapshot: the
+    // session ends with one. A migrated state is rewritten whole (a record cannot sit on
+    // a snapshot of an older schema).
+    await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();

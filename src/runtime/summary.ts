@@ -46,15 +46,19 @@ function note(node: IRNode, st: NodeState): string {
   return "";
 }
 
+const TABLE_HEAD = ["STEP", "STATUS", "ATTEMPTS", "RISK", "TOOL", "TIME", "NOTE"];
+
+function row(node: IRNode, st: NodeState): string[] {
+  return [node.id, st.status, String(st.attempts), node.risk, node.tool ?? "-", duration(st), note(node, st)];
+}
+
 /** Rows of the status table, header first: every step, or only those `shown` lets through. */
 export function statusTable(plan: PlanIR, state: RunState, shown?: ReadonlySet<string>): string[][] {
-  const rows = [["STEP", "STATUS", "ATTEMPTS", "RISK", "TOOL", "TIME", "NOTE"]];
-  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
-  for (const id of plan.order) {
-    const node = byId.get(id);
-    const st = state.nodes[id];
-    if (!node || !st || (shown && !shown.has(id))) continue;
-    rows.push([id, st.status, String(st.attempts), node.risk, node.tool ?? "-", duration(st), note(node, st)]);
+  const rows = [TABLE_HEAD];
+  for (const node of inOrder(plan)) {
+    const st = state.nodes[node.id];
+    if (!st || (shown && !shown.has(node.id))) continue;
+    rows.push(row(node, st));
   }
   return rows;
 }
@@ -63,32 +67,101 @@ export function statusTable(plan: PlanIR, state: RunState, shown?: ReadonlySet<s
 export const STATUS_ROWS = 40;
 
 /**
- * The steps a long run's table shows: every step that is running, failed, waiting for a
- * person or rejected, the next ones to start, and the last done — at most STATUS_ROWS.
+ * The plan's nodes in run order. A compiled plan usually lists them in that order
+ * already: then no lookup table is built (100,000 map entries cost more than the rest of
+ * a status).
  */
-function notableSteps(plan: PlanIR, state: RunState): Set<string> {
-  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
-  const attention: string[] = [];
-  const next: string[] = [];
-  const done: string[] = [];
-  for (const id of plan.order) {
-    const st = state.nodes[id];
-    if (!st) continue;
-    if (st.status === "running" || st.status === "failed" || st.awaiting || st.decision?.decision === "rejected") attention.push(id);
-    else if (st.status === "pending" && next.length < 5 && byId.get(id)?.dependsOn.every((d) => ["done", "skipped"].includes(state.nodes[d]?.status ?? ""))) next.push(id);
-    else if (st.status === "done") done.push(id);
+function inOrder(plan: PlanIR): IRNode[] {
+  const { nodes, order } = plan;
+  if (nodes.length === order.length && nodes.every((n, i) => n.id === order[i])) return nodes;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const out: IRNode[] = [];
+  for (const id of order) {
+    const n = byId.get(id);
+    if (n) out.push(n);
   }
-  return new Set([...attention, ...next, ...done.slice(-5)].slice(0, STATUS_ROWS));
+  return out;
+}
+
+/**
+ * What the table, the count line and the checkpoint summary say about a run, from one
+ * pass over its steps: lists of the few steps shown, counts of the others, so a long
+ * run costs one loop and no row per step.
+ */
+interface Overview {
+  ordered: IRNode[];
+  /** Steps per status, over the plan's order. */
+  counts: Map<string, number>;
+  doneCount: number;
+  /** The last five done steps, indices into `ordered`. */
+  lastDone: number[];
+  failed: number[];
+  skipped: number[];
+  rejected: number[];
+  waiting: number[];
+  /** The first five pending steps whose needs are met (and that wait for nobody). */
+  next: number[];
+  /** Running, failed, waiting or rejected steps: a long table shows them first. */
+  attention: number[];
+  /** The last five done steps that need no attention (the table's last rows). */
+  quietDone: number[];
+  /** Every step is skipped or done with its output (if any) in the state. */
+  keptInState: boolean;
+}
+
+const settledStatus = (s: string | undefined): boolean => s === "done" || s === "skipped";
+
+function overview(plan: PlanIR, state: RunState): Overview {
+  const ordered = inOrder(plan);
+  const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [], keptInState: true };
+  // Every id of the order has a node (the usual case): the main loop counts too.
+  const countAll = ordered.length === plan.order.length;
+  if (!countAll) {
+    for (const id of plan.order) {
+      const s = state.nodes[id]?.status;
+      if (s) o.counts.set(s, (o.counts.get(s) ?? 0) + 1);
+    }
+  }
+  for (let i = 0; i < ordered.length; i++) {
+    const n = ordered[i]!;
+    const st = state.nodes[n.id];
+    if (!st) {
+      o.keptInState = false;
+      continue;
+    }
+    if (countAll) o.counts.set(st.status, (o.counts.get(st.status) ?? 0) + 1);
+    if (o.keptInState && !(st.status === "skipped" || (st.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) o.keptInState = false;
+    const rejected = st.status === "pending" && st.decision?.decision === "rejected";
+    if (st.status === "done") {
+      o.doneCount++;
+      o.lastDone.push(i);
+      if (o.lastDone.length > 5) o.lastDone.shift();
+    } else if (st.status === "failed") o.failed.push(i);
+    else if (st.status === "skipped") o.skipped.push(i);
+    if (rejected) o.rejected.push(i);
+    if (st.awaiting) o.waiting.push(i);
+    if (st.status === "running" || st.status === "failed" || st.awaiting || st.decision?.decision === "rejected") o.attention.push(i);
+    else if (st.status === "pending" && o.next.length < 5 && n.dependsOn.every((d) => settledStatus(state.nodes[d]?.status))) o.next.push(i);
+    else if (st.status === "done") {
+      o.quietDone.push(i);
+      if (o.quietDone.length > 5) o.quietDone.shift();
+    }
+  }
+  return o;
+}
+
+/**
+ * The steps a long run's table shows: every step that is running, failed, waiting for a
+ * person or rejected, the next ones to start, and the last done — at most STATUS_ROWS,
+ * in plan order.
+ */
+function notableSteps(o: Overview): number[] {
+  return [...o.attention, ...o.next, ...o.quietDone].slice(0, STATUS_ROWS).sort((a, b) => a - b);
 }
 
 /** Steps per status, in a fixed order: `100,000 steps: 99,990 done, 10 pending`. */
-function countLine(plan: PlanIR, state: RunState): string {
-  const counts = new Map<string, number>();
-  for (const id of plan.order) {
-    const s = state.nodes[id]?.status;
-    if (s) counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  const parts = ["done", "running", "failed", "pending", "skipped"].filter((s) => counts.has(s)).map((s) => `${nf.format(counts.get(s)!)} ${s}`);
+function countLine(plan: PlanIR, o: Overview): string {
+  const parts = ["done", "running", "failed", "pending", "skipped"].filter((s) => o.counts.has(s)).map((s) => `${nf.format(o.counts.get(s)!)} ${s}`);
   return `${nf.format(plan.order.length)} steps: ${parts.join(", ")}`;
 }
 
@@ -98,11 +171,16 @@ function countLine(plan: PlanIR, state: RunState): string {
  * status, unless `all` (`--all`). `outputs` are those of the last done steps (facts).
  */
 export function statusText(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, opts: { all?: boolean } = {}): string {
+  return statusOf(plan, state, outputs, overview(plan, state), opts.all === true);
+}
+
+function statusOf(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, o: Overview, all: boolean): string {
   const head = `run ${state.runId} (${plan.name}${state.revision ? `, revision ${state.revision}` : ""}): ${state.status}, ${state.budget.toolCalls} tool calls, state v${state.stateVersion}\n\n`;
-  const long = !opts.all && plan.order.length > STATUS_ROWS;
-  const shown = long ? notableSteps(plan, state) : undefined;
-  const omitted = shown ? `${countLine(plan, state)}; ${nf.format(shown.size)} shown (--all lists every step)\n` : "";
-  return head + formatRows(statusTable(plan, state, shown)) + omitted + "\n" + checkpointSummary(plan, state, outputs).join("\n") + "\n";
+  if (all || plan.order.length <= STATUS_ROWS) return head + formatRows(statusTable(plan, state)) + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
+  const shown = notableSteps(o);
+  const rows = [TABLE_HEAD, ...shown.map((i) => row(o.ordered[i]!, state.nodes[o.ordered[i]!.id]!))];
+  const omitted = `${countLine(plan, o)}; ${nf.format(shown.length)} shown (--all lists every step)\n`;
+  return head + formatRows(rows) + omitted + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
 }
 
 /**
@@ -118,15 +196,12 @@ export async function nextSummary(plan: PlanIR, state: RunState, output: (id: st
       // A missing artifact: resume will notice; the summary just shows no facts.
     }
   }
-  let done = 0;
-  let settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret);
-  for (const id of plan.order) {
-    const st = state.nodes[id];
-    if (st?.status === "done") done++;
-    if (settled && !(st?.status === "skipped" || (st?.status === "done" && (st.outputRef === undefined || inStateText(st.outputRef) !== undefined)))) settled = false;
-  }
+  const o = overview(plan, state);
+  // Steps of the order without a node (a plan written by hand): the full resume decides.
+  const settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret) && o.keptInState && o.ordered.length === plan.order.length;
+  const done = o.ordered.length === plan.order.length ? o.doneCount : plan.order.filter((id) => state.nodes[id]?.status === "done").length;
   const next = { ...state, stateVersion: state.stateVersion + 1 };
-  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusText(plan, next, facts), done, total: plan.order.length, plan: plan.name, noopResume: settled };
+  return { stateVersion: next.stateVersion, planspec: planspecVersion(), text: statusOf(plan, next, facts, o, false), done, total: plan.order.length, plan: plan.name, noopResume: settled };
 }
 
 /** The steps whose outputs give the checkpoint summary its facts: the last five done. */
@@ -155,38 +230,31 @@ function lower(goal: string): string {
  * waits, and what comes next, in the plan's own words.
  */
 export function checkpointSummary(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>): string[] {
-  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
-  const ordered = plan.order.map((id) => byId.get(id)!).filter(Boolean);
-  const of = (s: NodeState["status"]) => ordered.filter((n) => state.nodes[n.id]?.status === s);
+  return summaryLines(plan, state, outputs, overview(plan, state));
+}
+
+function summaryLines(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, unknown>, o: Overview): string[] {
+  const at = (i: number) => o.ordered[i]!;
   const lines = [`Goal: ${plan.goal}`];
-  const done = of("done");
-  if (done.length > 0) {
-    const shown = done.slice(-5).map((n) => {
+  if (o.doneCount > 0) {
+    const shown = o.lastDone.map(at).map((n) => {
       const fact = outputs.has(n.id) ? describeOutput(outputs.get(n.id)) : "";
       return `${lower(n.goal)}${fact ? ` (${fact})` : ""}`;
     });
-    const earlier = done.length > 5 ? ` (and ${done.length - 5} earlier steps)` : "";
-    lines.push(`Done ${done.length}/${ordered.length}: ${shown.join("; ")}${earlier}`);
+    const earlier = o.doneCount > 5 ? ` (and ${o.doneCount - 5} earlier steps)` : "";
+    lines.push(`Done ${o.doneCount}/${o.ordered.length}: ${shown.join("; ")}${earlier}`);
   }
-  for (const n of of("failed")) lines.push(`Failed: ${lower(n.goal)} — ${state.nodes[n.id]!.lastError ?? "unknown error"}`);
-  const skipped = of("skipped");
-  if (skipped.length > 0) lines.push(`Skipped: ${skipped.map((n) => `${lower(n.goal)} (${state.nodes[n.id]!.skipReason ?? "skipped"})`).join("; ")}`);
-  const rejected = ordered.filter((n) => state.nodes[n.id]?.status === "pending" && state.nodes[n.id]?.decision?.decision === "rejected");
-  for (const n of rejected) {
+  for (const n of o.failed.map(at)) lines.push(`Failed: ${lower(n.goal)} — ${state.nodes[n.id]!.lastError ?? "unknown error"}`);
+  if (o.skipped.length > 0) lines.push(`Skipped: ${o.skipped.map(at).map((n) => `${lower(n.goal)} (${state.nodes[n.id]!.skipReason ?? "skipped"})`).join("; ")}`);
+  for (const n of o.rejected.map(at)) {
     const d = state.nodes[n.id]!.decision!;
     lines.push(`Rejected: ${lower(n.goal)} (by ${d.by}${d.note ? `: ${d.note}` : ""})`);
   }
-  const waiting = ordered.filter((n) => state.nodes[n.id]?.awaiting);
-  for (const n of waiting) lines.push(`Waiting: ${lower(n.goal)} (${n.risk}) — ${note(n, state.nodes[n.id]!)}`);
-  const next = ordered.filter((n) => {
-    const st = state.nodes[n.id];
-    if (!st || st.status !== "pending" || st.awaiting || st.decision?.decision === "rejected") return false;
-    return n.dependsOn.every((d) => ["done", "skipped"].includes(state.nodes[d]?.status ?? ""));
-  });
-  if (next.length > 0) {
+  for (const n of o.waiting.map(at)) lines.push(`Waiting: ${lower(n.goal)} (${n.risk}) — ${note(n, state.nodes[n.id]!)}`);
+  if (o.next.length > 0) {
     lines.push(
-      `Next: ${next
-        .slice(0, 5)
+      `Next: ${o.next
+        .map(at)
         .map((n) => `${lower(n.goal)} (${n.risk})${n.approval?.required ? ` — needs approval${n.approval.approvers.length ? ` by ${n.approval.approvers.join(" or ")}` : ""}` : ""}`)
         .join("; ")}`,
     );

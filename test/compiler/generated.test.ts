@@ -15,4 +15,8 @@ describe("generated files", () => {
   it("src/compiler/generated/dsl-validators.ts is what scripts/gen-validators.mjs writes", () => {
     expect(run("scripts/gen-validators.mjs")).toBe(readFileSync(join(repoRoot, "src/compiler/generated/dsl-validators.ts"), "utf8"));
   });
+
+  it("src/runtime/generated/state-validator.ts is what scripts/gen-state-validator.mjs writes", () => {
+    expect(run("scripts/gen-state-validator.mjs")).toBe(readFileSync(join(repoRoot, "src/runtime/generated/state-validator.ts"), "utf8"));
+  });
 });

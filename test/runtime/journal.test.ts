@@ -165,6 +165,44 @@ describe("state journal", () => {
     expect(merged(dir).stateVersion).toBe(3001);
   });
 
+  it("a store that read the state (a resumed session) appends records, compacts with every node, and closes with a snapshot of every node", async () => {
+    const { dir, store, s } = await started(2000);
+    s.nodes.s0!.status = "done";
+    await store.writeState(s, ["s0"]);
+    await store.unlock();
+    const snapshot = readFileSync(join(dir, "state.json"), "utf8");
+    // A new session: it holds no node's JSON, only what it read.
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    st.nodes.s1!.status = "running";
+    await next.writeState(st, ["s1"]);
+    expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(snapshot);
+    let compacted = false;
+    let last = 1;
+    for (let i = 2; i < 2000 && !compacted; i++) {
+      st.nodes[`s${i}`]!.attempts = i;
+      await next.writeState(st, [`s${i}`]);
+      last = i;
+      compacted = readFileSync(join(dir, "state.json"), "utf8") !== snapshot;
+    }
+    expect(compacted).toBe(true);
+    const afterCompaction = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState;
+    expect(Object.keys(afterCompaction.nodes)).toHaveLength(2000);
+    expect(afterCompaction.nodes.s0!.status).toBe("done");
+    expect(afterCompaction.nodes.s1!.status).toBe("running");
+    expect(afterCompaction.nodes[`s${last}`]!.attempts).toBe(last);
+    st.nodes.s1!.status = "done";
+    st.status = "done";
+    await next.writeState(st, ["s1"], { snapshot: true });
+    expect(readFileSync(journal(dir), "utf8")).toBe("");
+    const closing = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState & { checksum?: string };
+    delete closing.checksum;
+    expect(closing).toEqual(merged(dir));
+    expect(Object.keys(closing.nodes)).toHaveLength(2000);
+    expect(closing.nodes.s1!.status).toBe("done");
+    expect(closing.nodes[`s${last}`]!.attempts).toBe(last);
+  });
+
   it("a writer killed with SIGKILL mid-append or mid-compaction loses no acknowledged write", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true }));
