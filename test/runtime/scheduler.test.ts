@@ -183,4 +183,18 @@ inputs: { n: { type: number } }
     expect(hit?.data).toMatchObject({ node: "pay_again", key: "invoice-7" });
     expect(readState(first.dir).nodes.pay_again!.outputRef).toBe(idem["invoice-7"]!.resultRef);
   });
+
+  it("a linear run syncs its state once per step: the last step's end is written by the closing snapshot, not a record before it", async () => {
+    const { ws, tools } = setup();
+    const steps = Array.from({ length: 3 }, (_, i) => `  s${i}: { kind: analyze, goal: echo ${i}, tool: echo, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""} }\n`).join("");
+    const writes: number[] = [];
+    const r = await startRun({ plan: plan(head("echo: { risk: read }") + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", afterStateWrite: (v) => writes.push(v) });
+    expect(r.outcome.status).toBe("done");
+    // Creation, one write as each step starts (s0; s0 done + s1; s1 done + s2), the closing snapshot with s2 done.
+    expect(writes).toEqual([1, 2, 3, 4, 5]);
+    const state = readState(r.dir);
+    expect(state.stateVersion).toBe(5);
+    expect(Object.values(state.nodes).map((n) => n.status)).toEqual(["done", "done", "done"]);
+    expect(lines(ws, "calls.log")).toEqual(["echo:s0", "echo:s1", "echo:s2"]);
+  });
 });
