@@ -34,6 +34,7 @@ import {
   readFileSync,
   readSync,
   readdirSync,
+  rmSync,
   statSync,
   unlinkSync,
 } from "node:fs";
@@ -41,7 +42,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
-import { fsyncDir, sha256Hex, writeAll, writeFileAtomic } from "./atomic.js";
+import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
 import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
@@ -195,6 +196,8 @@ export class FileStore implements Store {
   /** Plan files as this store wrote or read them (`fileIdentity`), by revision. */
   private readonly planIdentities = new Map<number, string>();
   private artifactsDirReady = false;
+  /** The run directory was synced after artifacts/ was made or found, this session. */
+  private artifactsDirSynced = false;
   /** Every artifact in the directory was written by this store (a run it created): an unknown hash has no file yet. */
   private artifactsComplete = false;
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
@@ -207,6 +210,8 @@ export class FileStore implements Store {
   private inputsJson: string | undefined;
   private idemFd: number | undefined;
   private idemLogBytes = 0;
+  /** The plan and config of a run being created, synced and waiting for the state's rename (`create`). */
+  private creating: StagedFile[] | undefined;
 
   constructor(
     readonly dir: string,
@@ -225,17 +230,27 @@ export class FileStore implements Store {
 
   async create(plan: PlanIR, config: RunConfig, state: RunState): Promise<void> {
     if (existsSync(this.path("state.json"))) throw new Error(`run ${this.runId} already exists at ${this.dir}`);
-    mkdirSync(this.path("artifacts"), { recursive: true });
-    this.artifactsDirReady = true;
+    // artifacts/ is made at the first output too long for the state (`ensureArtifactsDir`):
+    // a run of small outputs never needs it.
     this.artifactsComplete = true;
     const planText = JSON.stringify(plan);
-    // Synced files whose names the state's directory sync makes durable: the run exists
-    // (state.json) only once all three are there.
-    writeFileAtomic(this.path("plan.ir.json"), planText, true, null);
     state.planDigest = sha256Hex(planText);
+    // The run exists (state.json) only once plan and config are synced and named: the three
+    // are synced at once, then state.json is renamed into place by the state's write and
+    // all three named durably by one directory sync (`replaceState`). Until then no reader
+    // opens plan or config (every reader starts from state.json), so they are written in
+    // place: a crash before the rename leaves no run, and the next create overwrites them.
+    this.creating = [stageFile(this.path("plan.ir.json"), planText, true), stageFile(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true)];
+    try {
+      // Named by that same directory sync: a record synced into the journal later must not
+      // lose its file's name to a power loss.
+      this.openJournal();
+      await this.writeState(state);
+    } finally {
+      for (const f of this.creating ?? []) void f.synced.then(() => rmSync(f.tmp, { force: true }));
+      this.creating = undefined;
+    }
     this.remember(0, this.path("plan.ir.json"));
-    writeFileAtomic(this.path("config.json"), JSON.stringify({ ...config, stateChecksum: true }, null, 2), true, null);
-    await this.writeState(state);
   }
 
   async readPlan(revision: number): Promise<PlanIR> {
@@ -346,8 +361,7 @@ export class FileStore implements Store {
     // `status` can read it alone (readStatusSummary).
     const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${[...this.fragments.values()].join(",")}}`;
     const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
-    if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
-    writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
+    await this.replaceState(text);
     this.snapshotBytes = Buffer.byteLength(text);
     this.inputsJson = inputsJson;
     if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
@@ -359,6 +373,15 @@ export class FileStore implements Store {
       writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);
       this.legacyState = false;
     }
+  }
+
+  /** Replaces state.json atomically and durably; at creation, with the plan and config staged before it. */
+  private async replaceState(text: string): Promise<void> {
+    if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
+    const staged = this.creating;
+    if (staged === undefined) return writeFileAtomic(this.path("state.json"), text, true, this.dirFd);
+    this.creating = undefined;
+    await commitStaged([...staged, stageFile(this.path("state.json"), text)], this.dirFd);
   }
 
   /**
@@ -373,10 +396,20 @@ export class FileStore implements Store {
     return fd;
   }
 
-  private ensureArtifactsDir(): void {
-    if (this.artifactsDirReady) return;
-    mkdirSync(this.path("artifacts"), { recursive: true });
-    this.artifactsDirReady = true;
+  /**
+   * artifacts/ exists; for a `durable` artifact, also by a name that survives power loss:
+   * the run directory is synced once per session (the directory may have been made by a
+   * session that never synced it), so the artifact's own directory sync is not in vain.
+   */
+  private ensureArtifactsDir(durable: boolean): void {
+    if (!this.artifactsDirReady) {
+      mkdirSync(this.path("artifacts"), { recursive: true });
+      this.artifactsDirReady = true;
+    }
+    if (durable && !this.artifactsDirSynced) {
+      fsyncDir(this.dir);
+      this.artifactsDirSynced = true;
+    }
   }
 
   async putArtifact(value: unknown, durable: boolean): Promise<ArtifactRef> {
@@ -398,7 +431,7 @@ export class FileStore implements Store {
         }
       }
     } else {
-      this.ensureArtifactsDir();
+      this.ensureArtifactsDir(durable);
       writeFileAtomic(file, text, durable);
     }
     this.knownArtifacts.add(hash);

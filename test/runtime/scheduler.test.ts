@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
@@ -196,5 +196,18 @@ inputs: { n: { type: number } }
     expect(state.stateVersion).toBe(5);
     expect(Object.values(state.nodes).map((n) => n.status)).toEqual(["done", "done", "done"]);
     expect(lines(ws, "calls.log")).toEqual(["echo:s0", "echo:s1", "echo:s2"]);
+  });
+
+  it("a run whose outputs all fit in the state makes no artifacts directory; the first longer output makes it", async () => {
+    const { ws, tools } = setup();
+    const small = await startRun({ plan: plan(head("echo: { risk: read }") + "  s0: { kind: analyze, goal: echo, tool: echo, with: { i: 1 } }\n"), cwd: ws, inputs: {}, toolModules: [tools], runDir: "small" });
+    expect(small.outcome.status).toBe("done");
+    expect(readdirSync(small.dir).sort()).toEqual(["config.json", "events.jsonl", "journal.jsonl", "plan.ir.json", "state.json"]);
+    const long = "x".repeat(200);
+    const big = await startRun({ plan: plan(head("echo: { risk: read }") + `  s0: { kind: analyze, goal: echo, tool: echo, with: { text: ${long} } }\n`), cwd: ws, inputs: {}, toolModules: [tools], runDir: "big" });
+    expect(big.outcome.status).toBe("done");
+    const ref = readState(big.dir).nodes.s0!.outputRef!;
+    expect(readdirSync(join(big.dir, "artifacts"))).toEqual([ref.slice("artifacts/".length)]);
+    expect(await readOutput(big.dir, ref)).toEqual({ text: long });
   });
 });
