@@ -64,6 +64,7 @@ export const MIN_COMPACT_BYTES = 256 * 1024;
 /** The journal grows by whole pages, at most this much room at a time (`padJournal`). */
 const PAGE = 4096;
 const MAX_PAD = 64 * 1024;
+const NEWLINES = Buffer.alloc(PAGE, 10);
 
 /** Characters of event lines held back before they are written whatever comes next. */
 const MAX_PENDING_EVENTS = 1 << 16;
@@ -427,7 +428,14 @@ export class FileStore implements Store {
     const grow = Math.min(Math.max(this.journalSize, PAGE), MAX_PAD);
     const target = Math.min(Math.ceil((need + grow) / PAGE) * PAGE, Math.max(this.snapshotBytes, MIN_COMPACT_BYTES));
     if (target <= need) return;
-    writeAll(fd, Buffer.alloc(target - this.journalSize, 10), this.journalSize);
+    // A page per write(2): one large write would make the page cache hold the room as one
+    // large folio, which a record rewrites whole in /proc's write_bytes (64 KiB counted a
+    // record, 5 KB reaching the disk), hiding what the journal really writes.
+    for (let at = this.journalSize; at < target; ) {
+      const end = Math.min(target, (Math.floor(at / PAGE) + 1) * PAGE);
+      writeAll(fd, NEWLINES.subarray(0, end - at), at);
+      at = end;
+    }
     this.journalSize = target;
   }
 
