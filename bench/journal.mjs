@@ -41,13 +41,14 @@ const root = resolve(argOf("planspec", join(import.meta.dirname, "..")));
 const bin = join(root, "bin", "planspec");
 const { compileSource } = await import(join(root, "dist", "compiler", "index.js"));
 const { startRun } = await import(join(root, "dist", "runtime", "run.js"));
-const list = (s) => (s ? s.split(",").map(Number) : []);
+// "none" or 0 (e.g. `--long 0`, `--big none`): no run of that kind.
+const list = (s) => (s && s !== "none" ? s.split(",").map(Number).filter((n) => n > 0) : []);
 const SIZES = list(argOf("sizes", "50,200,800,3000"));
 const LONG = list(argOf("long", ""));
 const REPS = Number(argOf("reps", "3"));
 const FAN = Number(argOf("fan", "1000"));
 const CONCURRENCY = Number(argOf("concurrency", "16"));
-const BIG = Number(argOf("big", "100000"));
+const BIG = list(argOf("big", "100000"))[0] ?? 0;
 const BIG_DIR = argOf("big-dir");
 // tiny: outputs kept in the state; medium: outputs of 120 bytes, one artifact file per step.
 const BIG_TOOL = argOf("big-tool", "tiny");

@@ -64,6 +64,12 @@ export interface ChecksummedLines {
  * Reads a file of checksummed lines. Only the last line may be torn (no newline, or a
  * checksum that does not match): it is dropped. A bad line before it is an
  * `IntegrityError` naming the file and line.
+ *
+ * Empty lines are the room a writer laid ahead of its records (`padJournal` in
+ * file-store.ts: newlines, so every line-by-line reader skips them). A record written
+ * into that room and never synced may be torn in pieces (after power loss its pages can
+ * land in any order), so the tail is torn from the first bad or empty line on, provided
+ * no good line follows it.
  */
 export function readChecksummedLines(file: string): ChecksummedLines {
   if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
@@ -73,10 +79,10 @@ export function readChecksummedLines(file: string): ChecksummedLines {
   for (let line = 1; start < buf.length; line++) {
     const nl = buf.indexOf(10, start);
     const end = nl === -1 ? buf.length : nl;
-    const value = decodeLine(buf.toString("utf8", start, end));
+    const value = end === start ? undefined : decodeLine(buf.toString("utf8", start, end));
     if (value === undefined) {
-      if (nl === -1 || nl === buf.length - 1) return { values, validBytes: start, tornBytes: buf.length - start };
-      throw damaged(file, line, "its checksum does not match");
+      if (nl === -1 || !goodLineAfter(buf, nl + 1)) return { values, validBytes: start, tornBytes: contentEnd(buf, start) - start };
+      throw damaged(file, line, end === start ? "an empty line before a record" : "its checksum does not match");
     }
     values.push(value);
     // Complete and checksummed, only its newline is missing: the line was written whole.
@@ -84,6 +90,25 @@ export function readChecksummedLines(file: string): ChecksummedLines {
     start = nl + 1;
   }
   return { values, validBytes: buf.length, tornBytes: 0 };
+}
+
+/** Whether a line from `from` on decodes: a good record after a bad one is damage, not a torn tail. */
+function goodLineAfter(buf: Buffer, from: number): boolean {
+  for (let start = from; start < buf.length; ) {
+    const nl = buf.indexOf(10, start);
+    const end = nl === -1 ? buf.length : nl;
+    if (end > start && decodeLine(buf.toString("utf8", start, end)) !== undefined) return true;
+    if (nl === -1) return false;
+    start = nl + 1;
+  }
+  return false;
+}
+
+/** Where the bytes from `from` on end, not counting the newlines laid ahead (what a torn tail holds). */
+function contentEnd(buf: Buffer, from: number): number {
+  let end = buf.length;
+  while (end > from && buf[end - 1] === 10) end--;
+  return end;
 }
 
 export function damaged(file: string, line: number, why: string): IntegrityError {

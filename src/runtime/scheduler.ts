@@ -201,13 +201,16 @@ export class Scheduler implements OutputSource {
           const launch = await this.prepare(this.ready[this.readyHead++]!);
           if (launch) launches.push(launch);
         }
+        const more = !this.stopping && this.readyHead < this.ready.length;
+        const last = launches.length === 0 && this.running === 0 && this.timers.size === 0 && this.completions.length === 0 && !more;
+        // The last turn starts nothing: its changes go into the closing snapshot below
+        // instead of a record synced just before it (one sync less per session).
+        if (last) break;
         if (this.dirty.size > 0) await this.commit();
         for (const l of launches) {
           this.running++;
           void this.execute(l);
         }
-        const more = !this.stopping && this.readyHead < this.ready.length;
-        if (this.running === 0 && this.timers.size === 0 && this.completions.length === 0 && !more) break;
         if (!more || this.running >= this.opts.concurrency) await this.sleep();
       }
     } finally {
@@ -222,7 +225,13 @@ export class Scheduler implements OutputSource {
     // A full write: the session ends with a snapshot that people and tools can read alone,
     // and `status` can print from its first line.
     // Facts from the outputs as stored (scrubbed), as a reader of the run finds them.
-    this.state.summary = await nextSummary(this.plan, this.state, (id) => this.store.getArtifact(this.state.nodes[id]!.outputRef!));
+    try {
+      this.state.summary = await nextSummary(this.plan, this.state, (id) => this.store.getArtifact(this.state.nodes[id]!.outputRef!));
+    } catch (err) {
+      // The last turn's changes are not on file yet: a summary that cannot be made must not lose them.
+      if (this.dirty.size > 0) await this.commit();
+      throw err;
+    }
     await this.commit(true);
     delete this.state.summary;
     this.opts.emit(outcome.status === "paused" ? "run.paused" : "run.finished", { status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });

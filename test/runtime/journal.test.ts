@@ -276,3 +276,65 @@ describe("run directories of the previous layout", () => {
     expect(merged(dir).stateVersion).toBe(8);
   });
 });
+
+describe("room laid ahead of the journal's records", () => {
+  /** A journal with records past its first page, so the writer has laid room (newlines) ahead of them. */
+  async function padded(): Promise<{ dir: string; records: Buffer; file: Buffer; lastStart: number }> {
+    const { dir, store, s } = await started(50);
+    for (let i = 0; i < 40; i++) {
+      s.nodes[`s${i}`]!.status = "done";
+      s.nodes[`s${i}`]!.lastError = "e".repeat(200);
+      await store.writeState(s, [`s${i}`]);
+    }
+    await store.unlock();
+    const file = readFileSync(journal(dir));
+    const { journalBytes } = readRunDirState(dir);
+    const records = file.subarray(0, journalBytes);
+    return { dir, records, file, lastStart: records.lastIndexOf(10, records.length - 2) + 1 };
+  }
+
+  it("records past the first page are written into room laid ahead, as newlines every reader skips", async () => {
+    const { dir, records, file } = await padded();
+    const r = readRunDirState(dir);
+    expect(r.replayed).toBe(40);
+    expect(r.tornBytes).toBe(0);
+    expect((r.doc as unknown as RunState).stateVersion).toBe(41);
+    // The file is longer than its records by whole newlines: a line-by-line reader sees the 40 records alone.
+    expect(file.length).toBeGreaterThan(records.length);
+    expect(file.subarray(records.length).every((b) => b === 10)).toBe(true);
+    expect(file.toString("utf8").split("\n").filter(Boolean)).toHaveLength(40);
+  });
+
+  it("a record torn inside the room is dropped at every byte it can be cut at, and when only its later part landed", async () => {
+    const { dir, file, lastStart } = await padded();
+    const lastEnd = file.indexOf(10, lastStart) + 1;
+    const room = (bytes: Buffer) => Buffer.concat([bytes, Buffer.alloc(file.length - bytes.length, 10)]);
+    for (let cut = lastStart; cut < lastEnd - 1; cut++) {
+      writeFileSync(journal(dir), room(file.subarray(0, cut)));
+      const r = readRunDirState(dir);
+      expect((r.doc as unknown as RunState).stateVersion, `cut at ${cut}`).toBe(40);
+      expect(r.tornBytes).toBe(cut - lastStart);
+      expect(r.journalBytes).toBe(lastStart);
+    }
+    // After power loss the record's second page may land without its first: newlines, then its tail.
+    const half = lastStart + Math.floor((lastEnd - lastStart) / 2);
+    writeFileSync(journal(dir), room(Buffer.concat([file.subarray(0, lastStart), Buffer.alloc(half - lastStart, 10), file.subarray(half, lastEnd)])));
+    expect(merged(dir).stateVersion).toBe(40);
+    // A good record after an empty line was not torn: something edited the file.
+    writeFileSync(journal(dir), room(Buffer.concat([file.subarray(0, lastStart), Buffer.from("\n"), file.subarray(lastStart, lastEnd)])));
+    expect(() => readRunDirState(dir)).toThrow(/journal\.jsonl is damaged or was edited.*line 40: an empty line before a record/);
+    // The next writer drops the torn tail and the room after it, and writes on from the last good record.
+    writeFileSync(journal(dir), room(file.subarray(0, half)));
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    st.nodes.s45!.status = "done";
+    await next.writeState(st);
+    st.nodes.s46!.status = "done";
+    await next.writeState(st, ["s46"]);
+    await next.unlock();
+    const after = merged(dir);
+    expect(after.stateVersion).toBe(42);
+    expect(after.nodes.s39!.status).toBe("pending");
+    expect(after.nodes.s46!.status).toBe("done");
+  });
+});

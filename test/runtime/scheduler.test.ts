@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumeRun, startRun } from "../../src/runtime/run.js";
@@ -182,5 +182,32 @@ inputs: { n: { type: number } }
     const hit = readEvents(first.dir).find((e) => e.type === "idempotency.hit");
     expect(hit?.data).toMatchObject({ node: "pay_again", key: "invoice-7" });
     expect(readState(first.dir).nodes.pay_again!.outputRef).toBe(idem["invoice-7"]!.resultRef);
+  });
+
+  it("a linear run syncs its state once per step: the last step's end is written by the closing snapshot, not a record before it", async () => {
+    const { ws, tools } = setup();
+    const steps = Array.from({ length: 3 }, (_, i) => `  s${i}: { kind: analyze, goal: echo ${i}, tool: echo, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""} }\n`).join("");
+    const writes: number[] = [];
+    const r = await startRun({ plan: plan(head("echo: { risk: read }") + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", afterStateWrite: (v) => writes.push(v) });
+    expect(r.outcome.status).toBe("done");
+    // Creation, one write as each step starts (s0; s0 done + s1; s1 done + s2), the closing snapshot with s2 done.
+    expect(writes).toEqual([1, 2, 3, 4, 5]);
+    const state = readState(r.dir);
+    expect(state.stateVersion).toBe(5);
+    expect(Object.values(state.nodes).map((n) => n.status)).toEqual(["done", "done", "done"]);
+    expect(lines(ws, "calls.log")).toEqual(["echo:s0", "echo:s1", "echo:s2"]);
+  });
+
+  it("a run whose outputs all fit in the state makes no artifacts directory; the first longer output makes it", async () => {
+    const { ws, tools } = setup();
+    const small = await startRun({ plan: plan(head("echo: { risk: read }") + "  s0: { kind: analyze, goal: echo, tool: echo, with: { i: 1 } }\n"), cwd: ws, inputs: {}, toolModules: [tools], runDir: "small" });
+    expect(small.outcome.status).toBe("done");
+    expect(readdirSync(small.dir).sort()).toEqual(["config.json", "events.jsonl", "journal.jsonl", "plan.ir.json", "state.json"]);
+    const long = "x".repeat(200);
+    const big = await startRun({ plan: plan(head("echo: { risk: read }") + `  s0: { kind: analyze, goal: echo, tool: echo, with: { text: ${long} } }\n`), cwd: ws, inputs: {}, toolModules: [tools], runDir: "big" });
+    expect(big.outcome.status).toBe("done");
+    const ref = readState(big.dir).nodes.s0!.outputRef!;
+    expect(readdirSync(join(big.dir, "artifacts"))).toEqual([ref.slice("artifacts/".length)]);
+    expect(await readOutput(big.dir, ref)).toEqual({ text: long });
   });
 });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileStore, readRunDirState } from "../../src/runtime/file-store.js";
@@ -103,6 +104,60 @@ describe("FileStore", () => {
       expect(parsed.stateVersion).toBeGreaterThan(0);
     }
   });
+});
+
+describe("FileStore.create", () => {
+  it("a creator killed with SIGKILL at any instant leaves no run or a whole one, and a new create takes the directory over", async () => {
+    const base = tempDir();
+    // A plan large enough that writing and syncing it takes a while: kills land mid-create.
+    const bigPlan = () => ({ irVersion: 1, name: "big", nodes: Array.from({ length: 3000 }, (_, i) => ({ id: `s${i}`, goal: "g".repeat(200) })) });
+    const plan = bigPlan();
+    const script = `
+      import { FileStore } from ${JSON.stringify(join(root, "dist/runtime/file-store.js"))};
+      const plan = (${bigPlan.toString()})();
+      const s = ${JSON.stringify(state(3))};
+      process.stdout.write("ready\\n");
+      for (let i = 0; ; i++) {
+        const store = new FileStore(${JSON.stringify(base)} + "/r" + i, "r" + i);
+        await store.lock();
+        await store.create(plan, { toolModules: [], workspace: "/", concurrency: 1 }, { ...s, stateVersion: 0, nodes: structuredClone(s.nodes) });
+        await store.unlock();
+      }
+    `;
+    const config = () => ({ toolModules: [], workspace: base, concurrency: 1, stateChecksum: true });
+    let whole = 0;
+    let none = 0;
+    for (let round = 0; round < 6; round++) {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], cwd: base });
+      await new Promise<void>((res) => child.stdout.once("data", () => res()));
+      await new Promise((r) => setTimeout(r, 40 + round * 37));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      for (const name of readdirSync(base).filter((n) => /^r\d+$/.test(n))) {
+        const dir = join(base, name);
+        if (existsSync(join(dir, "state.json"))) {
+          const st = readRunDirState(dir, config).doc as unknown as RunState;
+          expect(st.stateVersion).toBe(1);
+          // The plan and config it names are whole: the state appears only after them.
+          expect(createHash("sha256").update(readFileSync(join(dir, "plan.ir.json"))).digest("hex")).toBe(st.planDigest);
+          expect(JSON.parse(readFileSync(join(dir, "config.json"), "utf8")).stateChecksum).toBe(true);
+          whole++;
+        } else {
+          // No run: a new create in the same directory makes one.
+          const store = new FileStore(dir, name);
+          await store.lock();
+          await store.create(plan as never, { toolModules: [], workspace: base, concurrency: 1 }, state(3));
+          await store.unlock();
+          expect((readRunDirState(dir).doc as unknown as RunState).stateVersion).toBe(1);
+          expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+          none++;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    expect(whole).toBeGreaterThan(0);
+    expect(none).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe("lock", () => {

@@ -2,7 +2,7 @@
  * One writer per run: many processes resuming the same run at once, and read-only
  * commands (status, report, runs) in a loop beside a live run. Real child processes.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
@@ -181,6 +181,8 @@ describe("one writer per run", () => {
     const runDir = join(ws, ".planspec/runs/quiet");
     // What a writer in the middle of an atomic replace has on disk.
     writeFileSync(join(runDir, `.state.json.${process.pid}.7.tmp`), "{");
+    // (artifacts/ is made at a run's first output too long for the state.)
+    mkdirSync(join(runDir, "artifacts"), { recursive: true });
     writeFileSync(join(runDir, "artifacts", `.${"a".repeat(64)}.json.${process.pid}.8.tmp`), "{");
     const before = snapshot(runDir);
     for (const args of [["status", "quiet"], ["status", "quiet", "--json"], ["report", "quiet", "-o", "r.html"], ["runs"]]) {

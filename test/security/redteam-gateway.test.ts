@@ -4,7 +4,7 @@
  * steps read must be what was checked and stored (what `status`, the report and an
  * approver see), never the tool's live object. Real tool module, the real CLI.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readOutput, readState } from "../runtime/helpers.js";
@@ -52,7 +52,9 @@ describe("red team: a tool's result cannot change after it was checked and store
     // Every output as stored: small ones in the state, larger ones in artifact files.
     const state = readState(join(ws, "run"));
     const artifacts = await Promise.all(Object.values(state.nodes).map(async (n) => JSON.stringify(await readOutput(join(ws, "run"), n.outputRef!))));
-    for (const f of readdirSync(join(ws, "run/artifacts"))) artifacts.push(readFileSync(join(ws, "run/artifacts", f), "utf8"));
+    // artifacts/ exists once an output is too long for the state.
+    const files = existsSync(join(ws, "run/artifacts")) ? readdirSync(join(ws, "run/artifacts")) : [];
+    for (const f of files) artifacts.push(readFileSync(join(ws, "run/artifacts", f), "utf8"));
     expect(artifacts).toContain(JSON.stringify({ to: "ops@example.com" }));
     expect(artifacts.join("\n")).toContain('"sent_to":"ops@example.com"');
     expect(artifacts.join("\n")).not.toContain("attacker@evil.example");
