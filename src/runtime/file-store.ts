@@ -31,6 +31,7 @@ import {
   existsSync,
   fdatasyncSync,
   fstatSync,
+  lstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -461,7 +462,12 @@ export class FileStore implements Store {
    */
   private ensureArtifactsDir(durable: boolean): void {
     if (!this.artifactsDirReady) {
-      mkdirSync(this.path("artifacts"), { recursive: true });
+      const dir = this.path("artifacts");
+      mkdirSync(dir, { recursive: true });
+      // Made lazily, so a session may find it made by someone else: a symlink (or anything
+      // but a directory) would have outputs written wherever it points, outside the run.
+      const st = lstatSync(dir);
+      if (st.isSymbolicLink() || !st.isDirectory()) throw new IntegrityError(`${dir} is not a directory of the run (${st.isSymbolicLink() ? "a symlink" : "another kind of file"}): no output is written through it; remove it, or start a new run`);
       this.artifactsDirReady = true;
     }
     if (durable && !this.artifactsDirSynced) {
