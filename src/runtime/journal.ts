@@ -69,7 +69,7 @@ export interface ChecksummedLines {
  * file-store.ts: newlines, so every line-by-line reader skips them). A record written
  * into that room and never synced may be torn in pieces (after power loss its pages can
  * land in any order), so the tail is torn from the first bad or empty line on, provided
- * no good line follows it.
+ * no good line follows it and its pieces are those of one record (`oneRecordTorn`).
  */
 export function readChecksummedLines(file: string): ChecksummedLines {
   if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
@@ -81,7 +81,10 @@ export function readChecksummedLines(file: string): ChecksummedLines {
     const end = nl === -1 ? buf.length : nl;
     const value = end === start ? undefined : decodeLine(buf.toString("utf8", start, end));
     if (value === undefined) {
-      if (nl === -1 || !goodLineAfter(buf, nl + 1)) return { values, validBytes: start, tornBytes: contentEnd(buf, start) - start };
+      if (nl === -1 || !goodLineAfter(buf, nl + 1)) {
+        if (oneRecordTorn(buf, start)) return { values, validBytes: start, tornBytes: contentEnd(buf, start) - start };
+        throw damaged(file, line, "lines after it that no single torn record explains");
+      }
       throw damaged(file, line, end === start ? "an empty line before a record" : "its checksum does not match");
     }
     values.push(value);
@@ -102,6 +105,35 @@ function goodLineAfter(buf: Buffer, from: number): boolean {
     start = nl + 1;
   }
   return false;
+}
+
+/** The smallest unit a disk writes whole: the pieces of a record torn by power loss begin and end on it. */
+const SECTOR = 512;
+
+/**
+ * Whether the bytes from `from` on can be one record torn in the room: its prefix (a crash
+ * mid-write), or after power loss the pieces of it that landed, separated by room that
+ * stayed newlines. Every piece but the first begins on a sector and every piece but the
+ * last ends on one (where a sector that did not land begins). Several lines ending
+ * anywhere (edited records, a file that is no journal) are not a torn tail: dropping them
+ * would silently lose records, or truncate a file planted in the journal's place.
+ */
+function oneRecordTorn(buf: Buffer, from: number): boolean {
+  const end = contentEnd(buf, from);
+  let pieces = 0;
+  for (let at = from; at < end; ) {
+    if (buf[at] === 10) {
+      at++;
+      continue;
+    }
+    const nl = buf.indexOf(10, at);
+    const stop = nl === -1 || nl > end ? end : nl;
+    if ((pieces > 0 || at !== from) && at % SECTOR !== 0) return false;
+    if (stop < end && stop % SECTOR !== 0) return false;
+    pieces++;
+    at = stop;
+  }
+  return true;
 }
 
 /** Where the bytes from `from` on end, not counting the newlines laid ahead (what a torn tail holds). */

@@ -161,3 +161,46 @@ steps:
     expect(statSync(join(dir, "journal.jsonl")).size).toBe(0);
   });
 });
+
+describe("journal.jsonl planted by someone else", () => {
+  it("as a symlink to a file outside the run: no session truncates or writes that file", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("j")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/j");
+    const victim = join(tempDir("planspec-outside-"), "notes.txt");
+    const notes = "line one\nline two\nline three\n";
+    writeFileSync(victim, notes);
+    renameSync(join(dir, "journal.jsonl"), join(dir, "journal.jsonl.away"));
+    symlinkSync(victim, join(dir, "journal.jsonl"));
+    const approve = planspec(ws, ["approve", "j", "pay", "--by", "ops"]);
+    const resume = planspec(ws, ["resume", "j"]);
+    expect(readFileSync(victim, "utf8"), `${approve.stderr}\n${resume.stderr}`).toBe(notes);
+    expect(resume.code).not.toBe(0);
+  });
+
+  it("with its last two records edited is refused, not dropped as a torn tail", () => {
+    const ws = workspace();
+    writeFile(ws, "chain.plan.yaml", `planspec: 1
+name: chain
+goal: Four echoes
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 10 }
+steps:
+  a: { kind: read, goal: A, tool: echo, with: { n: 1 }, output: a }
+  b: { kind: read, goal: B, needs: [a], tool: echo, with: { n: 2 }, output: b }
+  c: { kind: read, goal: C, needs: [b], tool: echo, with: { n: 3 }, output: c }
+  d: { kind: read, goal: D, needs: [c], tool: echo, with: { n: 4 }, output: d }
+`);
+    const r = planspec(ws, ["run", "chain.plan.yaml", "--tools", "tools.mjs", "--run-id", "e", "--no-lint-gate"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "4" });
+    expect(r.signal).toBe("SIGKILL");
+    const file = join(ws, ".planspec/runs/e/journal.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    expect(lines.length).toBe(3);
+    // An edit of the last two records (their checksums no longer match).
+    const edited = [lines[0], lines[1]!.replace('"done"', '"pending"').replace(/"n":2/, '"n":5'), lines[2]!.replace(/.$/, "0")];
+    writeFileSync(file, `${edited.join("\n")}\n`);
+    const status = planspec(ws, ["status", "e"]);
+    expect(status.code, status.stdout).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+});
