@@ -4,7 +4,7 @@
  * SIGKILL at every state write of a run with an approval pause and outputs stored as
  * files; crafted journals; a symlinked artifacts/.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TEST_TOOLS, readState, tempDir, writeFile } from "../runtime/helpers.js";
@@ -146,6 +146,15 @@ steps:
     const status = planspec(ws, ["status", "c"]);
     expect(status.code, status.stdout).not.toBe(0);
     expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+
+  it("larger than a file can be read (3 GiB, sparse) is refused as damage, not an internal error", () => {
+    const { ws, dir } = pausedWithRecords();
+    truncateSync(join(dir, "journal.jsonl"), 3 * 2 ** 30);
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.code).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged .*larger than planspec ever writes one/);
+    expect(status.stderr).not.toMatch(/internal error/);
   });
 
   it("with megabytes of room after its records is read as the records alone", () => {
