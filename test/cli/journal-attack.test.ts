@@ -57,6 +57,7 @@ describe("a run with an approval pause and file outputs, killed after every stat
     const writes = ref.stateVersion;
     expect(readdirSync(join(ws, ".planspec/runs/clean/artifacts")).length).toBeGreaterThan(0);
     // Kill the first session after each of its writes, then each later session's too (the env var holds for them all).
+    let kills = 0;
     for (let v = 1; v < writes; v++) {
       const id = `k${v}`;
       let killed = false;
@@ -69,6 +70,7 @@ describe("a run with an approval pause and file outputs, killed after every stat
         r = planspec(ws, ["resume", id, "--rerun-interrupted"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) });
         killed ||= r.signal === "SIGKILL";
       }
+      if (killed) kills++;
       driveToEnd(ws, id);
       const end = readState(join(ws, ".planspec/runs", id));
       expect(Object.values(end.nodes).map((n) => n.status), `kill at ${v}`).toEqual(["done", "done", "done"]);
@@ -76,6 +78,8 @@ describe("a run with an approval pause and file outputs, killed after every stat
       expect(fileLines(join(ws, "ledger.txt")).filter((l) => l.startsWith(`${id}:pay `)), `pay after a kill at ${v}`).toEqual([`${id}:pay 9`]);
       expect(statSync(join(ws, ".planspec/runs", id, "journal.jsonl")).size).toBe(0);
     }
+    // Every write but approve's (no kill hook there) killed a session.
+    expect(kills).toBeGreaterThanOrEqual(writes - 2);
   });
 });
 
