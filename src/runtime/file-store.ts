@@ -193,6 +193,18 @@ function openOwnFile(file: string, flags: number): number {
   }
 }
 
+/**
+ * Makes (or finds) a subdirectory of the run that the store writes files into. Made
+ * lazily (artifacts/ at the first output stored as a file, revisions/ at the first
+ * revision), so a session may find it made by someone else: a symlink, or anything but
+ * a directory, would have the run's files written wherever it points, outside the run.
+ */
+function ownDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new IntegrityError(`${dir} is not a directory of the run (${st.isSymbolicLink() ? "a symlink" : "another kind of file"}): planspec writes nothing through it; remove it, or start a new run`);
+}
+
 /** A run's plan file for a revision, relative to the run directory. */
 function planFileName(revision: number): string {
   return revision === 0 ? "plan.ir.json" : join("revisions", `${revision}.ir.json`);
@@ -476,12 +488,7 @@ export class FileStore implements Store {
    */
   private ensureArtifactsDir(durable: boolean): void {
     if (!this.artifactsDirReady) {
-      const dir = this.path("artifacts");
-      mkdirSync(dir, { recursive: true });
-      // Made lazily, so a session may find it made by someone else: a symlink (or anything
-      // but a directory) would have outputs written wherever it points, outside the run.
-      const st = lstatSync(dir);
-      if (st.isSymbolicLink() || !st.isDirectory()) throw new IntegrityError(`${dir} is not a directory of the run (${st.isSymbolicLink() ? "a symlink" : "another kind of file"}): no output is written through it; remove it, or start a new run`);
+      ownDir(this.path("artifacts"));
       this.artifactsDirReady = true;
     }
     if (durable && !this.artifactsDirSynced) {
@@ -661,7 +668,7 @@ export class FileStore implements Store {
   }
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
-    mkdirSync(this.path("revisions"), { recursive: true });
+    ownDir(this.path("revisions"));
     writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), JSON.stringify(plan), true);
     fsyncDir(this.dir);
     this.remember(n, this.path(join("revisions", `${n}.ir.json`)));
