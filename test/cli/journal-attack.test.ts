@@ -217,3 +217,21 @@ steps:
     expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
   });
 });
+
+describe("a run created where someone planted files first", () => {
+  it("plan.ir.json and config.json as symlinks to files outside: the run is created beside them, the files are untouched", () => {
+    const ws = workspace();
+    const dir = join(ws, ".planspec/runs/p");
+    mkdirSync(dir, { recursive: true });
+    const outside = tempDir("planspec-outside-");
+    for (const name of ["plan.ir.json", "config.json"]) {
+      writeFileSync(join(outside, name), "keep me\n");
+      symlinkSync(join(outside, name), join(dir, name));
+    }
+    const r = planspec(ws, runArgs("p"));
+    expect(readFileSync(join(outside, "plan.ir.json"), "utf8"), r.stderr).toBe("keep me\n");
+    expect(readFileSync(join(outside, "config.json"), "utf8")).toBe("keep me\n");
+    expect(r.code, r.stderr).toBe(3);
+    expect(readState(dir).status).toBe("paused");
+  });
+});
