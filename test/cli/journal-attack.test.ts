@@ -13,13 +13,13 @@ import { fileLines, planspec } from "./run-helpers.js";
 /** `big`'s output (over 64 bytes) is stored as a file; `pay` waits for a person, then pays once per key. */
 const PLAN = `planspec: 1
 name: gated
-goal: Load a long text, wait for a person, pay, echo
+goal: Load a long text, wait for a person, pay, echo it back (a keyed output stored durably as a file)
 tools: { echo: { risk: read }, ledger: { risk: external } }
 limits: { max_tool_calls: 30 }
 steps:
   big: { kind: read, goal: Load, tool: echo, with: { text: "${"x".repeat(200)}" }, output: big }
   pay: { kind: external, goal: Pay, needs: [big], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: 9 }, output: paid, approval: { required: true, approvers: [ops] } }
-  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
+  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, idempotency_key: "after", with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
 `;
 
 function workspace(): string {
@@ -55,7 +55,8 @@ describe("a run with an approval pause and file outputs, killed after every stat
     driveToEnd(ws, "clean");
     const ref = readState(join(ws, ".planspec/runs/clean"));
     const writes = ref.stateVersion;
-    expect(readdirSync(join(ws, ".planspec/runs/clean/artifacts")).length).toBeGreaterThan(0);
+    // big's output and after's (keyed: durable) are files.
+    expect(readdirSync(join(ws, ".planspec/runs/clean/artifacts")).length).toBe(2);
     // Kill the first session after each of its writes, then each later session's too (the env var holds for them all).
     let kills = 0;
     for (let v = 1; v < writes; v++) {

@@ -13,13 +13,13 @@ import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
 
 const PLAN = `planspec: 1
 name: gated
-goal: Load a long text, wait for a person, pay, echo
+goal: Load a long text, wait for a person, pay, echo it back (a keyed output stored durably as a file)
 tools: { echo: { risk: read }, ledger: { risk: external } }
 limits: { max_tool_calls: 30 }
 steps:
   big: { kind: read, goal: Load, tool: echo, with: { text: "${"x".repeat(200)}" }, output: big }
   pay: { kind: external, goal: Pay, needs: [big], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: 9 }, output: paid, approval: { required: true, approvers: [ops] } }
-  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
+  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, idempotency_key: "after", with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
 `;
 
 let tdb: TestDatabase;
