@@ -79,7 +79,7 @@ export function readChecksummedLines(file: string): ChecksummedLines {
   for (let line = 1; start < buf.length; line++) {
     const nl = buf.indexOf(10, start);
     const end = nl === -1 ? buf.length : nl;
-    const value = end === start ? undefined : decodeLine(buf.toString("utf8", start, end));
+    const value = end === start ? undefined : decodeAt(buf, start, end);
     if (value === undefined) {
       if (nl === -1 || !goodLineAfter(buf, nl + 1)) {
         if (oneRecordTorn(buf, start)) return { values, validBytes: start, tornBytes: contentEnd(buf, start) - start };
@@ -114,7 +114,7 @@ function goodLineAfter(buf: Buffer, from: number): boolean {
     }
     const nl = buf.indexOf(10, start);
     const end = nl === -1 ? buf.length : nl;
-    if (end > start && decodeLine(buf.toString("utf8", start, end)) !== undefined) return true;
+    if (end > start && decodeAt(buf, start, end) !== undefined) return true;
     if (nl === -1) return false;
     start = nl + 1;
   }
@@ -207,6 +207,18 @@ export function readJournal(file: string, snapshotVersion: number, planHash: str
     expected++;
   });
   return { records, validBytes, tornBytes };
+}
+
+/** The value of the line at `start..end`; none for a line longer than a string can be (no writer's JSON is: it was one string). */
+function decodeAt(buf: Buffer, start: number, end: number): unknown {
+  let text: string;
+  try {
+    text = buf.toString("utf8", start, end);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ERR_STRING_TOO_LONG") return undefined;
+    throw err;
+  }
+  return decodeLine(text);
 }
 
 function decodeLine(text: string): unknown {

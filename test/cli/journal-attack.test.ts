@@ -162,6 +162,16 @@ steps:
     expect(status.stderr).not.toMatch(/internal error/);
   });
 
+  it("ending in a line longer than a string can be (600 MB of zeros, sparse) reads it as a torn tail, not an internal error", () => {
+    const { ws, dir } = pausedWithRecords();
+    const before = readState(dir);
+    truncateSync(join(dir, "journal.jsonl"), 600 * 2 ** 20);
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.stderr).not.toMatch(/internal error/);
+    expect(status.code, status.stderr).toBe(0);
+    expect(readState(dir)).toEqual(before);
+  });
+
   it("with megabytes of room after its records is read as the records alone", () => {
     const { ws, dir, journal } = pausedWithRecords();
     const before = readState(dir);
