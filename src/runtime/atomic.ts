@@ -15,6 +15,22 @@ export function tempNameFor(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
 }
 
+/**
+ * Creates `file` exclusively (O_EXCL), removing whatever had the name first: never opens
+ * an existing one. Temp names are predictable (pid and counter), so one may be a symlink
+ * planted in the run directory to have us write through it to a file elsewhere; or a
+ * file left by a crashed process of the same pid.
+ */
+export function createFresh(file: string): number {
+  try {
+    return openSync(file, "wx", 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    rmSync(file, { force: true });
+    return openSync(file, "wx", 0o644);
+  }
+}
+
 /** Fsyncs a directory so a rename or create inside it survives power loss. */
 export function fsyncDir(dir: string): void {
   const fd = openSync(dir, "r");
@@ -34,7 +50,7 @@ export function fsyncDir(dir: string): void {
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, durable: boolean, dirFd?: number | null): void {
   const tmp = tempNameFor(file);
-  const fd = openSync(tmp, "w", 0o644);
+  const fd = createFresh(tmp);
   try {
     writeAll(fd, data);
     if (durable) fdatasyncSync(fd);
@@ -70,7 +86,9 @@ export interface StagedFile {
  */
 export function stageFile(file: string, data: string | Uint8Array, inPlace = false): StagedFile {
   const tmp = inPlace ? file : tempNameFor(file);
-  const fd = openSync(tmp, "w", 0o644);
+  // Written in place, the file is made anew like a temp file: whatever was there (a crashed
+  // create's file, or a planted symlink) is replaced, as a rename would replace it.
+  const fd = createFresh(tmp);
   try {
     writeAll(fd, data);
   } catch (err) {

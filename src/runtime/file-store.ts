@@ -31,6 +31,7 @@ import {
   existsSync,
   fdatasyncSync,
   fstatSync,
+  lstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -176,6 +177,32 @@ export interface KeptSummary {
   updatedAt: string;
   /** The lint verdict key the run recorded (RunState.gate). */
   gate?: string;
+}
+
+/**
+ * Opens a log the store truncates and writes in place (the journal, the idempotency log),
+ * never through a symlink: one planted in the run directory would have the store cut and
+ * overwrite whatever file it points to.
+ */
+function openOwnFile(file: string, flags: number): number {
+  try {
+    return openSync(file, flags | constants.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new IntegrityError(`${file} is a symlink, not a file of the run: planspec writes nothing through it; remove it, or start a new run`);
+    throw err;
+  }
+}
+
+/**
+ * Makes (or finds) a subdirectory of the run that the store writes files into. Made
+ * lazily (artifacts/ at the first output stored as a file, revisions/ at the first
+ * revision), so a session may find it made by someone else: a symlink, or anything but
+ * a directory, would have the run's files written wherever it points, outside the run.
+ */
+function ownDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new IntegrityError(`${dir} is not a directory of the run (${st.isSymbolicLink() ? "a symlink" : "another kind of file"}): planspec writes nothing through it; remove it, or start a new run`);
 }
 
 /** A run's plan file for a revision, relative to the run directory. */
@@ -419,7 +446,7 @@ export class FileStore implements Store {
   private openJournal(): number {
     if (this.journalFd !== undefined) return this.journalFd;
     // Not in append mode: records are written at `journalBytes`, into the room laid ahead (padJournal).
-    const fd = openSync(this.path(JOURNAL_FILE), constants.O_WRONLY | constants.O_CREAT, 0o644);
+    const fd = openOwnFile(this.path(JOURNAL_FILE), constants.O_WRONLY | constants.O_CREAT);
     this.journalSize = fstatSync(fd).size;
     if (this.journalBytes !== undefined && this.journalSize > this.journalBytes) {
       ftruncateSync(fd, this.journalBytes);
@@ -461,7 +488,7 @@ export class FileStore implements Store {
    */
   private ensureArtifactsDir(durable: boolean): void {
     if (!this.artifactsDirReady) {
-      mkdirSync(this.path("artifacts"), { recursive: true });
+      ownDir(this.path("artifacts"));
       this.artifactsDirReady = true;
     }
     if (durable && !this.artifactsDirSynced) {
@@ -622,7 +649,7 @@ export class FileStore implements Store {
   /** One checksummed line, durable before the step it records is marked done: O(1) per keyed step. */
   private appendIdempotency(entry: { k: string; r?: IdempotencyRecord }): void {
     if (this.idemFd === undefined) {
-      this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644);
+      this.idemFd = openOwnFile(this.path(IDEMPOTENCY_LOG), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND);
       // A torn line of a crashed writer is cut, or this one would be glued to it.
       if (fstatSync(this.idemFd).size > this.idemLogBytes) ftruncateSync(this.idemFd, this.idemLogBytes);
     }
@@ -636,12 +663,12 @@ export class FileStore implements Store {
   private foldIdempotency(): void {
     if (this.idemLogBytes === 0 || !this.idem) return;
     writeFileAtomic(this.path("idempotency.json"), JSON.stringify(this.idem, null, 1), true, this.dirFd);
-    ftruncateSync(this.idemFd ?? (this.idemFd = openSync(this.path(IDEMPOTENCY_LOG), "a", 0o644)), 0);
+    ftruncateSync(this.idemFd ?? (this.idemFd = openOwnFile(this.path(IDEMPOTENCY_LOG), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND)), 0);
     this.idemLogBytes = 0;
   }
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
-    mkdirSync(this.path("revisions"), { recursive: true });
+    ownDir(this.path("revisions"));
     writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), JSON.stringify(plan), true);
     fsyncDir(this.dir);
     this.remember(n, this.path(join("revisions", `${n}.ir.json`)));

@@ -316,10 +316,14 @@ describe("room laid ahead of the journal's records", () => {
       expect(r.tornBytes).toBe(cut - lastStart);
       expect(r.journalBytes).toBe(lastStart);
     }
-    // After power loss the record's second page may land without its first: newlines, then its tail.
-    const half = lastStart + Math.floor((lastEnd - lastStart) / 2);
+    // After power loss the record's later sectors may land without its first: newlines, then its tail from a sector on.
+    const half = Math.ceil((lastStart + 1) / 512) * 512;
+    expect(half).toBeLessThan(lastEnd - 1);
     writeFileSync(journal(dir), room(Buffer.concat([file.subarray(0, lastStart), Buffer.alloc(half - lastStart, 10), file.subarray(half, lastEnd)])));
     expect(merged(dir).stateVersion).toBe(40);
+    // A tail beginning mid-sector after newlines is no sector that landed: something edited the file.
+    writeFileSync(journal(dir), room(Buffer.concat([file.subarray(0, lastStart), Buffer.alloc(half + 1 - lastStart, 10), file.subarray(half + 1, lastEnd)])));
+    expect(() => readRunDirState(dir)).toThrow(/journal\.jsonl is damaged or was edited.*line 40: lines after it that no single torn record explains/);
     // A good record after an empty line was not torn: something edited the file.
     writeFileSync(journal(dir), room(Buffer.concat([file.subarray(0, lastStart), Buffer.from("\n"), file.subarray(lastStart, lastEnd)])));
     expect(() => readRunDirState(dir)).toThrow(/journal\.jsonl is damaged or was edited.*line 40: an empty line before a record/);

@@ -1,0 +1,248 @@
+/**
+ * Attacks on the run directory's journal (records written into room laid ahead as
+ * newlines) and on its lazily made artifacts/: real `planspec` processes, real files,
+ * SIGKILL at every state write of a run with an approval pause and outputs stored as
+ * files; crafted journals; a symlinked artifacts/.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TEST_TOOLS, readState, tempDir, writeFile } from "../runtime/helpers.js";
+import { fileLines, planspec } from "./run-helpers.js";
+
+/** `big`'s output (over 64 bytes) is stored as a file; `pay` waits for a person, then pays once per key. */
+const PLAN = `planspec: 1
+name: gated
+goal: Load a long text, wait for a person, pay, echo it back (a keyed output stored durably as a file)
+tools: { echo: { risk: read }, ledger: { risk: external } }
+limits: { max_tool_calls: 30 }
+steps:
+  big: { kind: read, goal: Load, tool: echo, with: { text: "${"x".repeat(200)}" }, output: big }
+  pay: { kind: external, goal: Pay, needs: [big], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: 9 }, output: paid, approval: { required: true, approvers: [ops] } }
+  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, idempotency_key: "after", with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
+`;
+
+function workspace(): string {
+  const ws = tempDir("planspec-journal-attack-");
+  writeFile(ws, "tools.mjs", TEST_TOOLS);
+  writeFile(ws, "gated.plan.yaml", PLAN);
+  return ws;
+}
+
+const runArgs = (id: string) => ["run", "gated.plan.yaml", "--tools", "tools.mjs", "--run-id", id, "--no-lint-gate"];
+
+/** Resumes (approving when asked, re-running an interrupted call) until the run is done. */
+function driveToEnd(ws: string, id: string): void {
+  for (let i = 0; i < 6; i++) {
+    const state = readState(join(ws, ".planspec/runs", id));
+    if (state.status === "done") return;
+    if (state.nodes.pay!.status !== "done" && state.nodes.pay!.awaiting?.kind === "approval") {
+      const a = planspec(ws, ["approve", id, "pay", "--by", "ops"]);
+      expect(a.code, a.stderr).toBe(0);
+    }
+    let r = planspec(ws, ["resume", id]);
+    if (r.code === 3 && /interrupted mid-call/.test(r.stderr)) r = planspec(ws, ["resume", id, "--rerun-interrupted"]);
+    expect([0, 3], `resume ${id}: ${r.stderr}`).toContain(r.code);
+  }
+  expect(readState(join(ws, ".planspec/runs", id)).status).toBe("done");
+}
+
+describe("a run with an approval pause and file outputs, killed after every state write", () => {
+  it("resumes to the same end from each kill, its keyed payment once", () => {
+    const ws = workspace();
+    const clean = planspec(ws, runArgs("clean"));
+    expect(clean.code, clean.stderr).toBe(3);
+    driveToEnd(ws, "clean");
+    const ref = readState(join(ws, ".planspec/runs/clean"));
+    const writes = ref.stateVersion;
+    // big's output and after's (keyed: durable) are files.
+    expect(readdirSync(join(ws, ".planspec/runs/clean/artifacts")).length).toBe(2);
+    // Kill the first session after each of its writes, then each later session's too (the env var holds for them all).
+    let kills = 0;
+    for (let v = 1; v < writes; v++) {
+      const id = `k${v}`;
+      let killed = false;
+      let r = planspec(ws, runArgs(id), { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) });
+      killed ||= r.signal === "SIGKILL";
+      for (let i = 0; i < 6 && !killed; i++) {
+        const st = readState(join(ws, ".planspec/runs", id));
+        if (st.status === "done") break;
+        if (st.nodes.pay!.awaiting?.kind === "approval") planspec(ws, ["approve", id, "pay", "--by", "ops"]);
+        r = planspec(ws, ["resume", id, "--rerun-interrupted"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: String(v) });
+        killed ||= r.signal === "SIGKILL";
+      }
+      if (killed) kills++;
+      driveToEnd(ws, id);
+      const end = readState(join(ws, ".planspec/runs", id));
+      expect(Object.values(end.nodes).map((n) => n.status), `kill at ${v}`).toEqual(["done", "done", "done"]);
+      expect(end.nodes.after!.outputHash, `kill at ${v}`).toBe(ref.nodes.after!.outputHash);
+      expect(fileLines(join(ws, "ledger.txt")).filter((l) => l.startsWith(`${id}:pay `)), `pay after a kill at ${v}`).toEqual([`${id}:pay 9`]);
+      expect(statSync(join(ws, ".planspec/runs", id, "journal.jsonl")).size).toBe(0);
+    }
+    // Every write but approve's (no kill hook there) killed a session.
+    expect(kills).toBeGreaterThanOrEqual(writes - 2);
+  });
+});
+
+describe("artifacts/, made at the first output stored as a file", () => {
+  it("is refused when it is a symlink planted before that output: nothing is written outside the run directory", () => {
+    const ws = workspace();
+    // A plan whose first long output comes after the approval pause.
+    writeFile(ws, "late.plan.yaml", `planspec: 1
+name: late
+goal: Wait for a person, then load a long text
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 10 }
+steps:
+  one: { kind: read, goal: One, tool: echo, with: { n: 1 }, output: a, approval: { required: true, approvers: [ops] } }
+  two: { kind: read, goal: Two, needs: [one], tool: echo, with: { text: "${"y".repeat(300)}" }, output: b }
+`);
+    const r = planspec(ws, ["run", "late.plan.yaml", "--tools", "tools.mjs", "--run-id", "s", "--no-lint-gate"]);
+    expect(r.code, r.stderr).toBe(3);
+    const dir = join(ws, ".planspec/runs/s");
+    expect(existsSync(join(dir, "artifacts"))).toBe(false);
+    const outside = tempDir("planspec-outside-");
+    symlinkSync(outside, join(dir, "artifacts"));
+    expect(planspec(ws, ["approve", "s", "one", "--by", "ops"]).code).toBe(0);
+    const resumed = planspec(ws, ["resume", "s"]);
+    expect(readdirSync(outside), resumed.stderr).toEqual([]);
+    expect(resumed.code).not.toBe(0);
+    expect(resumed.stderr).toMatch(/artifacts/);
+  });
+});
+
+describe("a crafted journal", () => {
+  /** A run killed after its fourth write: a snapshot (creation) and three records after it. */
+  function pausedWithRecords(): { ws: string; dir: string; journal: Buffer } {
+    const ws = workspace();
+    writeFile(ws, "chain.plan.yaml", `planspec: 1
+name: chain
+goal: Four echoes
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 10 }
+steps:
+  a: { kind: read, goal: A, tool: echo, with: { n: 1 }, output: a }
+  b: { kind: read, goal: B, needs: [a], tool: echo, with: { n: 2 }, output: b }
+  c: { kind: read, goal: C, needs: [b], tool: echo, with: { n: 3 }, output: c }
+  d: { kind: read, goal: D, needs: [c], tool: echo, with: { n: 4 }, output: d }
+`);
+    const dir = join(ws, ".planspec/runs/c");
+    const r = planspec(ws, ["run", "chain.plan.yaml", "--tools", "tools.mjs", "--run-id", "c", "--no-lint-gate"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "4" });
+    expect(r.signal, r.stderr).toBe("SIGKILL");
+    const journal = readFileSync(join(dir, "journal.jsonl"));
+    expect(journal.toString().split("\n").filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    return { ws, dir, journal };
+  }
+
+  it("with an empty line between two records is refused by status and resume", () => {
+    const { ws, dir, journal } = pausedWithRecords();
+    const first = journal.indexOf(10) + 1;
+    writeFileSync(join(dir, "journal.jsonl"), Buffer.concat([journal.subarray(0, first), Buffer.from("\n\n\n"), journal.subarray(first)]));
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.code).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged .*line 2: an empty line before a record/);
+    expect(planspec(ws, ["resume", "c"]).stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+
+  it("whose later records sit after a hole of zeros (room lost, the writer went on) is refused, not read as a torn tail", () => {
+    const { ws, dir, journal } = pausedWithRecords();
+    const first = journal.indexOf(10) + 1;
+    writeFileSync(join(dir, "journal.jsonl"), Buffer.concat([journal.subarray(0, first), Buffer.alloc(5000), journal.subarray(first)]));
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.code, status.stdout).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+
+  it("larger than a file can be read (3 GiB, sparse) is refused as damage, not an internal error", () => {
+    const { ws, dir } = pausedWithRecords();
+    truncateSync(join(dir, "journal.jsonl"), 3 * 2 ** 30);
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.code).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged .*larger than planspec ever writes one/);
+    expect(status.stderr).not.toMatch(/internal error/);
+  });
+
+  it("ending in a line longer than a string can be (600 MB of zeros, sparse) reads it as a torn tail, not an internal error", () => {
+    const { ws, dir } = pausedWithRecords();
+    const before = readState(dir);
+    truncateSync(join(dir, "journal.jsonl"), 600 * 2 ** 20);
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.stderr).not.toMatch(/internal error/);
+    expect(status.code, status.stderr).toBe(0);
+    expect(readState(dir)).toEqual(before);
+  });
+
+  it("with megabytes of room after its records is read as the records alone", () => {
+    const { ws, dir, journal } = pausedWithRecords();
+    const before = readState(dir);
+    writeFileSync(join(dir, "journal.jsonl"), Buffer.concat([journal, Buffer.alloc(64 << 20, 10)]));
+    const status = planspec(ws, ["status", "c"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(readState(dir)).toEqual(before);
+    const done = planspec(ws, ["resume", "c"]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(readState(dir).status).toBe("done");
+    expect(statSync(join(dir, "journal.jsonl")).size).toBe(0);
+  });
+});
+
+describe("journal.jsonl planted by someone else", () => {
+  it("as a symlink to a file outside the run: no session truncates or writes that file", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("j")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/j");
+    const victim = join(tempDir("planspec-outside-"), "notes.txt");
+    const notes = "line one\nline two\nline three\n";
+    writeFileSync(victim, notes);
+    renameSync(join(dir, "journal.jsonl"), join(dir, "journal.jsonl.away"));
+    symlinkSync(victim, join(dir, "journal.jsonl"));
+    const approve = planspec(ws, ["approve", "j", "pay", "--by", "ops"]);
+    const resume = planspec(ws, ["resume", "j"]);
+    expect(readFileSync(victim, "utf8"), `${approve.stderr}\n${resume.stderr}`).toBe(notes);
+    expect(resume.code).not.toBe(0);
+  });
+
+  it("with its last two records edited is refused, not dropped as a torn tail", () => {
+    const ws = workspace();
+    writeFile(ws, "chain.plan.yaml", `planspec: 1
+name: chain
+goal: Four echoes
+tools: { echo: { risk: read } }
+limits: { max_tool_calls: 10 }
+steps:
+  a: { kind: read, goal: A, tool: echo, with: { n: 1 }, output: a }
+  b: { kind: read, goal: B, needs: [a], tool: echo, with: { n: 2 }, output: b }
+  c: { kind: read, goal: C, needs: [b], tool: echo, with: { n: 3 }, output: c }
+  d: { kind: read, goal: D, needs: [c], tool: echo, with: { n: 4 }, output: d }
+`);
+    const r = planspec(ws, ["run", "chain.plan.yaml", "--tools", "tools.mjs", "--run-id", "e", "--no-lint-gate"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "4" });
+    expect(r.signal).toBe("SIGKILL");
+    const file = join(ws, ".planspec/runs/e/journal.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    expect(lines.length).toBe(3);
+    // An edit of the last two records (their checksums no longer match).
+    const edited = [lines[0], lines[1]!.replace('"done"', '"pending"').replace(/"n":2/, '"n":5'), lines[2]!.replace(/.$/, "0")];
+    writeFileSync(file, `${edited.join("\n")}\n`);
+    const status = planspec(ws, ["status", "e"]);
+    expect(status.code, status.stdout).not.toBe(0);
+    expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+});
+
+describe("a run created where someone planted files first", () => {
+  it("plan.ir.json and config.json as symlinks to files outside: the run is created beside them, the files are untouched", () => {
+    const ws = workspace();
+    const dir = join(ws, ".planspec/runs/p");
+    mkdirSync(dir, { recursive: true });
+    const outside = tempDir("planspec-outside-");
+    for (const name of ["plan.ir.json", "config.json"]) {
+      writeFileSync(join(outside, name), "keep me\n");
+      symlinkSync(join(outside, name), join(dir, name));
+    }
+    const r = planspec(ws, runArgs("p"));
+    expect(readFileSync(join(outside, "plan.ir.json"), "utf8"), r.stderr).toBe("keep me\n");
+    expect(readFileSync(join(outside, "config.json"), "utf8")).toBe("keep me\n");
+    expect(r.code, r.stderr).toBe(3);
+    expect(readState(dir).status).toBe("paused");
+  });
+});
