@@ -9,23 +9,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TEST_TOOLS, readState, tempDir, writeFile } from "../runtime/helpers.js";
 import { fileLines, planspec } from "./run-helpers.js";
+import { CHAIN_PLAN, GATED_PLAN } from "../runtime/crash-plans.js";
 
-/** `big`'s output (over 64 bytes) is stored as a file; `pay` waits for a person, then pays once per key. */
-const PLAN = `planspec: 1
-name: gated
-goal: Load a long text, wait for a person, pay, echo it back (a keyed output stored durably as a file)
-tools: { echo: { risk: read }, ledger: { risk: external } }
-limits: { max_tool_calls: 30 }
-steps:
-  big: { kind: read, goal: Load, tool: echo, with: { text: "${"x".repeat(200)}" }, output: big }
-  pay: { kind: external, goal: Pay, needs: [big], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: 9 }, output: paid, approval: { required: true, approvers: [ops] } }
-  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, idempotency_key: "after", with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
-`;
 
 function workspace(): string {
   const ws = tempDir("planspec-journal-attack-");
   writeFile(ws, "tools.mjs", TEST_TOOLS);
-  writeFile(ws, "gated.plan.yaml", PLAN);
+  writeFile(ws, "gated.plan.yaml", GATED_PLAN);
   return ws;
 }
 
@@ -115,17 +105,7 @@ describe("a crafted journal", () => {
   /** A run killed after its fourth write: a snapshot (creation) and three records after it. */
   function pausedWithRecords(): { ws: string; dir: string; journal: Buffer } {
     const ws = workspace();
-    writeFile(ws, "chain.plan.yaml", `planspec: 1
-name: chain
-goal: Four echoes
-tools: { echo: { risk: read } }
-limits: { max_tool_calls: 10 }
-steps:
-  a: { kind: read, goal: A, tool: echo, with: { n: 1 }, output: a }
-  b: { kind: read, goal: B, needs: [a], tool: echo, with: { n: 2 }, output: b }
-  c: { kind: read, goal: C, needs: [b], tool: echo, with: { n: 3 }, output: c }
-  d: { kind: read, goal: D, needs: [c], tool: echo, with: { n: 4 }, output: d }
-`);
+    writeFile(ws, "chain.plan.yaml", CHAIN_PLAN);
     const dir = join(ws, ".planspec/runs/c");
     const r = planspec(ws, ["run", "chain.plan.yaml", "--tools", "tools.mjs", "--run-id", "c", "--no-lint-gate"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "4" });
     expect(r.signal, r.stderr).toBe("SIGKILL");
@@ -204,17 +184,7 @@ describe("journal.jsonl planted by someone else", () => {
 
   it("with its last two records edited is refused, not dropped as a torn tail", () => {
     const ws = workspace();
-    writeFile(ws, "chain.plan.yaml", `planspec: 1
-name: chain
-goal: Four echoes
-tools: { echo: { risk: read } }
-limits: { max_tool_calls: 10 }
-steps:
-  a: { kind: read, goal: A, tool: echo, with: { n: 1 }, output: a }
-  b: { kind: read, goal: B, needs: [a], tool: echo, with: { n: 2 }, output: b }
-  c: { kind: read, goal: C, needs: [b], tool: echo, with: { n: 3 }, output: c }
-  d: { kind: read, goal: D, needs: [c], tool: echo, with: { n: 4 }, output: d }
-`);
+    writeFile(ws, "chain.plan.yaml", CHAIN_PLAN);
     const r = planspec(ws, ["run", "chain.plan.yaml", "--tools", "tools.mjs", "--run-id", "e", "--no-lint-gate"], { PLANSPEC_FAULT_KILL_AT_STATE_VERSION: "4" });
     expect(r.signal).toBe("SIGKILL");
     const file = join(ws, ".planspec/runs/e/journal.jsonl");

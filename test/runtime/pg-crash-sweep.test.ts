@@ -10,17 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileLines, planspec } from "../cli/run-helpers.js";
 import { tempDir, TEST_TOOLS, writeFile } from "./helpers.js";
 import { freshDatabase, type TestDatabase } from "./pg-helpers.js";
+import { GATED_PLAN } from "./crash-plans.js";
 
-const PLAN = `planspec: 1
-name: gated
-goal: Load a long text, wait for a person, pay, echo it back (a keyed output stored durably as a file)
-tools: { echo: { risk: read }, ledger: { risk: external } }
-limits: { max_tool_calls: 30 }
-steps:
-  big: { kind: read, goal: Load, tool: echo, with: { text: "${"x".repeat(200)}" }, output: big }
-  pay: { kind: external, goal: Pay, needs: [big], tool: ledger, risk: external, idempotency_key: "\${{ run.id }}:pay", with: { entry: 9 }, output: paid, approval: { required: true, approvers: [ops] } }
-  after: { kind: analyze, goal: Echo, needs: [pay], tool: echo, idempotency_key: "after", with: { t: "\${{ steps.big.output.text }}" }, output: echoed }
-`;
 
 let tdb: TestDatabase;
 let ws: string;
@@ -30,7 +21,7 @@ beforeAll(async () => {
   tdb = await freshDatabase();
   ws = tempDir("planspec-pgcrash-");
   writeFile(ws, "tools.mjs", TEST_TOOLS);
-  writeFile(ws, "gated.plan.yaml", PLAN);
+  writeFile(ws, "gated.plan.yaml", GATED_PLAN);
   expect(planspec(ws, ["store", "migrate", "--store", tdb.url]).code).toBe(0);
   db = new pg.Client({ connectionString: tdb.url });
   await db.connect();
