@@ -8,10 +8,12 @@
  * under a second lock (`<lock>.break`, taken the same way) and only after re-reading that
  * the lock still names the dead owner, so two breakers cannot remove each other's fresh locks.
  */
-import { linkSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, linkSync, readFileSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { LockHeldError, nowIso } from "./store.js";
+import { createFresh, writeAll } from "./atomic.js";
+import { readOwnFile } from "./own-files.js";
 
 interface LockInfo {
   pid: number;
@@ -50,7 +52,8 @@ const self = (): LockInfo => ({ pid: process.pid, start: processStart(process.pi
 function readLock(file: string): LockInfo | "unreadable" | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    // Not followed, not blocked on: a lock planted as a symlink or a FIFO is refused.
+    text = readOwnFile(file).toString("utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
@@ -85,7 +88,13 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 /** Links a claim file holding `info` to `file`; false when `file` exists. */
 function claim(file: string, info: LockInfo): boolean {
   const tmp = join(dirname(file), `.${basename(file)}-${process.pid}-${++claimCounter}.claim`);
-  writeFileSync(tmp, JSON.stringify(info), { mode: 0o644 });
+  // The name is predictable: made exclusively, so a symlink planted there is replaced, not written through.
+  const fd = createFresh(tmp);
+  try {
+    writeAll(fd, JSON.stringify(info));
+  } finally {
+    closeSync(fd);
+  }
   try {
     linkSync(tmp, file);
     return true;

@@ -58,4 +58,19 @@ describe("a run directory with planted symlinks", () => {
     expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).stateVersion).toBe(2);
     await store.unlock();
   });
+
+  it("the lock's claim file (pid and counter: predictable) planted as a symlink: the lock is taken, the file it points to untouched", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true }));
+    const victim = join(tempDir(), "victim.txt");
+    writeFileSync(victim, "keep me\n");
+    // Every claim name this process can use for the next hundreds of locks.
+    for (let i = 1; i <= 400; i++) symlinkSync(victim, join(dir, `.lock-${process.pid}-${i}.claim`));
+    const store = new FileStore(dir, "r");
+    await store.lock();
+    await store.writeState(state());
+    await store.unlock();
+    expect(readFileSync(victim, "utf8")).toBe("keep me\n");
+    expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).stateVersion).toBe(1);
+  });
 });
