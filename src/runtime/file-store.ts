@@ -35,7 +35,6 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   readdirSync,
   rmSync,
@@ -47,6 +46,7 @@ import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
+import { openOwnFile, readOwnFile } from "./own-files.js";
 import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
@@ -96,7 +96,7 @@ export interface RunDirState {
 export function readRunDirState(dir: string, config?: () => RunConfig): RunDirState {
   const file = join(dir, "state.json");
   for (let tries = 0; ; tries++) {
-    const bytes = readFileSync(file);
+    const bytes = readOwnFile(file);
     // The checksum is of the bytes before it and a closing brace: hashed as read, not re-encoded.
     const from = Math.max(0, bytes.length - 100);
     const m = CHECKSUM_TAIL.exec(bytes.toString("latin1", from));
@@ -106,7 +106,7 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
       if (createHash("sha256").update(bytes.subarray(0, from + m.index)).update("}").digest("hex") !== m[1]) throw edited();
     } else {
       // Accepted once from an older planspec; the next write adds the checksum and marks the config.
-      const cfg = config ? config() : (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfig);
+      const cfg = config ? config() : (JSON.parse(readOwnFile(join(dir, "config.json")).toString("utf8")) as RunConfig);
       if (cfg.stateChecksum) throw edited();
       legacy = true;
     }
@@ -119,7 +119,7 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
       return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
-      if (err instanceof IntegrityError && tries < 5 && !readFileSync(file).equals(bytes)) continue;
+      if (err instanceof IntegrityError && tries < 5 && !readOwnFile(file).equals(bytes)) continue;
       throw err;
     }
   }
@@ -134,7 +134,7 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
  */
 export function readStatusSummary(dir: string, version: string): KeptSummary | undefined {
   const file = join(dir, "state.json");
-  const bytes = readFileSync(file);
+  const bytes = readOwnFile(file);
   const journal = join(dir, JOURNAL_FILE);
   // Records after the snapshot: the summary is older than the state.
   if (existsSync(journal) && statSync(journal).size > 0) return undefined;
@@ -177,20 +177,6 @@ export interface KeptSummary {
   updatedAt: string;
   /** The lint verdict key the run recorded (RunState.gate). */
   gate?: string;
-}
-
-/**
- * Opens a log the store truncates and writes in place (the journal, the idempotency log),
- * never through a symlink: one planted in the run directory would have the store cut and
- * overwrite whatever file it points to.
- */
-function openOwnFile(file: string, flags: number): number {
-  try {
-    return openSync(file, flags | constants.O_NOFOLLOW, 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new IntegrityError(`${file} is a symlink, not a file of the run: planspec writes nothing through it; remove it, or start a new run`);
-    throw err;
-  }
 }
 
 /**
@@ -303,7 +289,7 @@ export class FileStore implements Store {
   async readPlan(revision: number): Promise<PlanIR> {
     const file = this.path(planFileName(revision));
     const before = fileIdentity(file);
-    const bytes = readFileSync(file);
+    const bytes = readOwnFile(file);
     this.planDigests.set(revision, sha256Hex(bytes));
     // The identity of the bytes read: unknown if the file changed while it was read.
     if (before !== undefined && before === fileIdentity(file)) this.planIdentities.set(revision, before);
@@ -333,13 +319,13 @@ export class FileStore implements Store {
   }
 
   async readConfig(): Promise<RunConfig> {
-    return JSON.parse(readFileSync(this.path("config.json"), "utf8")) as RunConfig;
+    return JSON.parse(readOwnFile(this.path("config.json")).toString("utf8")) as RunConfig;
   }
 
   /** The state: snapshot + journal, checked (checksums, versions, plan hash); an edit is an `IntegrityError`. */
   async readStateRaw(): Promise<unknown> {
     let config: RunConfig | undefined;
-    const r = readRunDirState(this.dir, () => (config ??= JSON.parse(readFileSync(this.path("config.json"), "utf8")) as RunConfig));
+    const r = readRunDirState(this.dir, () => (config ??= JSON.parse(readOwnFile(this.path("config.json")).toString("utf8")) as RunConfig));
     this.legacyState = r.legacy;
     this.snapshotBytes = r.snapshotBytes;
     // A writer's own count stays authoritative; before it writes, the read tells where to append.
@@ -504,7 +490,7 @@ export class FileStore implements Store {
     if (inState) return inState;
     const ref = `artifacts/${hash}.json`;
     const file = this.path(ref);
-    if (this.knownArtifacts.has(hash) || (!this.artifactsComplete && existsSync(file) && sha256Hex(readFileSync(file)) === hash)) {
+    if (this.knownArtifacts.has(hash) || (!this.artifactsComplete && existsSync(file) && sha256Hex(readOwnFile(file)) === hash)) {
       // Write-once: the same content is already there. Make it durable if asked,
       // since an earlier writer may not have been.
       if (durable) {
@@ -530,7 +516,7 @@ export class FileStore implements Store {
     if (!hash) throw new IntegrityError(`${ref} is not an artifact reference`);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(this.path(ref));
+      bytes = readOwnFile(this.path(ref));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       throw new IntegrityError(`artifact ${ref} of run ${this.runId} is missing`);
@@ -547,7 +533,7 @@ export class FileStore implements Store {
     if (text !== undefined) return sha256Hex(text) === hash;
     if (fileRefHash(ref) === undefined) return false;
     try {
-      return sha256Hex(readFileSync(this.path(ref))) === hash;
+      return sha256Hex(readOwnFile(this.path(ref))) === hash;
     } catch {
       return false;
     }
@@ -555,22 +541,21 @@ export class FileStore implements Store {
 
   private openEvents(): number {
     if (this.eventsFd !== undefined) return this.eventsFd;
-    const file = this.path("events.jsonl");
-    this.seq = lastSeq(file);
-    this.eventsFd = openSync(file, "a", 0o644);
-    // A torn last line (crash mid-append) must not swallow the next event.
-    const size = fstatSync(this.eventsFd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      const rfd = openSync(file, "r");
-      try {
-        readSync(rfd, last, 0, 1, size - 1);
-      } finally {
-        closeSync(rfd);
+    const fd = openOwnFile(this.path("events.jsonl"), constants.O_RDWR | constants.O_CREAT | constants.O_APPEND);
+    try {
+      this.seq = lastSeq(fd);
+      // A torn last line (crash mid-append) must not swallow the next event.
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 10) writeAll(fd, "\n");
       }
-      if (last[0] !== 10) writeAll(this.eventsFd, "\n");
+    } catch (err) {
+      closeSync(fd);
+      throw err;
     }
-    return this.eventsFd;
+    return (this.eventsFd = fd);
   }
 
   appendEvent(type: string, data: Record<string, unknown>): RunEvent {
@@ -602,7 +587,7 @@ export class FileStore implements Store {
     const file = this.path("events.jsonl");
     if (!existsSync(file)) return [];
     const out: RunEvent[] = [];
-    for (const line of readFileSync(file, "utf8").split("\n")) {
+    for (const line of readOwnFile(file).toString("utf8").split("\n")) {
       if (line.trim() === "") continue;
       try {
         out.push(JSON.parse(line) as RunEvent);
@@ -622,7 +607,7 @@ export class FileStore implements Store {
   async readIdempotency(): Promise<Record<string, IdempotencyRecord>> {
     if (this.idem) return this.idem;
     const file = this.path("idempotency.json");
-    const records = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, IdempotencyRecord>) : {};
+    const records = existsSync(file) ? (JSON.parse(readOwnFile(file).toString("utf8")) as Record<string, IdempotencyRecord>) : {};
     const log = readChecksummedLines(this.path(IDEMPOTENCY_LOG));
     for (const entry of log.values as Array<{ k: string; r?: IdempotencyRecord }>) {
       if (entry.r) records[entry.k] = entry.r;
@@ -695,32 +680,26 @@ export class FileStore implements Store {
 }
 
 /** The sequence number of the last complete event, reading only the file's tail. */
-function lastSeq(file: string): number {
-  if (!existsSync(file)) return -1;
-  const fd = openSync(file, "r");
-  try {
-    const size = fstatSync(fd).size;
-    let span = 4096;
-    while (true) {
-      const start = Math.max(0, size - span);
-      const buf = Buffer.alloc(size - start);
-      readSync(fd, buf, 0, buf.length, start);
-      const lines = buf.toString("utf8").split("\n");
-      // The first piece may be cut mid-line unless we read from the start.
-      for (let i = lines.length - 1; i >= (start === 0 ? 0 : 1); i--) {
-        const line = lines[i]!;
-        if (line.trim() === "") continue;
-        try {
-          const ev = JSON.parse(line) as RunEvent;
-          if (typeof ev.seq === "number") return ev.seq;
-        } catch {
-          // Torn tail line.
-        }
+function lastSeq(fd: number): number {
+  const size = fstatSync(fd).size;
+  let span = 4096;
+  while (true) {
+    const start = Math.max(0, size - span);
+    const buf = Buffer.alloc(size - start);
+    readSync(fd, buf, 0, buf.length, start);
+    const lines = buf.toString("utf8").split("\n");
+    // The first piece may be cut mid-line unless we read from the start.
+    for (let i = lines.length - 1; i >= (start === 0 ? 0 : 1); i--) {
+      const line = lines[i]!;
+      if (line.trim() === "") continue;
+      try {
+        const ev = JSON.parse(line) as RunEvent;
+        if (typeof ev.seq === "number") return ev.seq;
+      } catch {
+        // Torn tail line.
       }
-      if (start === 0) return -1;
-      span *= 4;
     }
-  } finally {
-    closeSync(fd);
+    if (start === 0) return -1;
+    span *= 4;
   }
 }

@@ -15,8 +15,9 @@
  * else, a gap in the versions or a record of another plan is damage or an edit, and the
  * run is refused like an edited state.json.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { sha256Hex } from "./atomic.js";
+import { readOwnFile } from "./own-files.js";
 import { IntegrityError } from "./store.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
@@ -98,7 +99,7 @@ export function readChecksummedLines(file: string): ChecksummedLines {
 /** The file's bytes; one too large to read (over 2 GiB: no planspec writes one, it compacts first) is damage, not an internal error. */
 function readWhole(file: string): Buffer {
   try {
-    return readFileSync(file);
+    return readOwnFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ERR_FS_FILE_TOO_LARGE") throw err;
     throw new IntegrityError(`${file} is damaged or was edited outside planspec (larger than planspec ever writes one); restore it, or start a new run`);

@@ -4,7 +4,8 @@
  * SIGKILL at every state write of a run with an approval pause and outputs stored as
  * files; crafted journals; a symlinked artifacts/.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TEST_TOOLS, readState, tempDir, writeFile } from "../runtime/helpers.js";
@@ -196,6 +197,117 @@ describe("journal.jsonl planted by someone else", () => {
     const status = planspec(ws, ["status", "e"]);
     expect(status.code, status.stdout).not.toBe(0);
     expect(status.stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+});
+
+describe("events.jsonl planted by someone else", () => {
+  it("as a symlink to a file outside the run: no session appends to that file, and the run says why it stops", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("ev")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/ev");
+    const victim = join(tempDir("planspec-outside-"), "authorized_keys");
+    const keys = "ssh-ed25519 AAAAC3Nza ops@host\n";
+    writeFileSync(victim, keys);
+    renameSync(join(dir, "events.jsonl"), join(dir, "events.jsonl.away"));
+    symlinkSync(victim, join(dir, "events.jsonl"));
+    const approve = planspec(ws, ["approve", "ev", "pay", "--by", "ops"]);
+    const resume = planspec(ws, ["resume", "ev"]);
+    expect(readFileSync(victim, "utf8"), `${approve.stderr}\n${resume.stderr}`).toBe(keys);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/events\.jsonl is a symlink, not a file of the run/);
+    expect(resume.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it("as a symlink planted before the run is created: the file it points to is untouched", () => {
+    const ws = workspace();
+    const dir = join(ws, ".planspec/runs/evnew");
+    mkdirSync(dir, { recursive: true });
+    const victim = join(tempDir("planspec-outside-"), "notes.txt");
+    writeFileSync(victim, "keep me\n");
+    symlinkSync(victim, join(dir, "events.jsonl"));
+    const r = planspec(ws, runArgs("evnew"));
+    expect(readFileSync(victim, "utf8"), r.stderr).toBe("keep me\n");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/events\.jsonl is a symlink, not a file of the run/);
+  });
+});
+
+describe("logs of the run replaced by a FIFO", () => {
+  it("events.jsonl as a FIFO: report and resume refuse it at once instead of blocking on it", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("fifo")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/fifo");
+    renameSync(join(dir, "events.jsonl"), join(dir, "events.jsonl.away"));
+    execFileSync("mkfifo", [join(dir, "events.jsonl")]);
+    const report = planspec(ws, ["report", "fifo", "-o", "report.html"]);
+    expect(report.signal, "report blocked on the FIFO until killed").toBeNull();
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/events\.jsonl is not a regular file/);
+    const approve = planspec(ws, ["approve", "fifo", "pay", "--by", "ops"]);
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toMatch(/events\.jsonl is not a regular file/);
+    const resume = planspec(ws, ["resume", "fifo"]);
+    expect(resume.signal, "resume blocked on the FIFO until killed").toBeNull();
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/events\.jsonl is not a regular file/);
+  });
+
+  it("journal.jsonl as a FIFO: approve and resume refuse it at once", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("jfifo")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/jfifo");
+    renameSync(join(dir, "journal.jsonl"), join(dir, "journal.jsonl.away"));
+    execFileSync("mkfifo", [join(dir, "journal.jsonl")]);
+    for (const args of [["approve", "jfifo", "pay", "--by", "ops"], ["resume", "jfifo"]]) {
+      const r = planspec(ws, args);
+      expect(r.signal, `${args[0]} blocked on the FIFO until killed`).toBeNull();
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr).toMatch(/journal\.jsonl is not a regular file/);
+    }
+  });
+});
+
+describe("state.json, config.json, the lock and an artifact replaced by what cannot be read to an end", () => {
+  it.each([
+    ["state.json", "a FIFO"],
+    ["state.json", "a symlink to /dev/zero"],
+    ["config.json", "a FIFO"],
+    ["lock", "a FIFO"],
+  ])("%s as %s: status and report never block on it, resume says so at once", (name, kind) => {
+    const ws = workspace();
+    const id = "odd";
+    expect(planspec(ws, runArgs(id)).code).toBe(3);
+    const file = join(ws, ".planspec/runs", id, name);
+    rmSync(file, { force: true });
+    if (kind === "a FIFO") execFileSync("mkfifo", [file]);
+    else symlinkSync("/dev/zero", file);
+    const refusal = new RegExp(`${name.replace(".", "\\.")} (is not a regular file|is a symlink, not a file of the run)`);
+    for (const args of [["status", id], ["status", id, "--json"], ["report", id, "-o", "r.html"], ["resume", id]]) {
+      const r = planspec(ws, args);
+      expect(r.signal, `${args.join(" ")} blocked until killed`).toBeNull();
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+      // A command that does not need the file (status answers from state.json's head line, report
+      // reads no lock) answers; one that reads it refuses in one line. resume reads them all.
+      expect([0, 2, 3], `${args.join(" ")}: ${r.stderr}`).toContain(r.code);
+      if (args[0] === "resume" || r.code === 2) {
+        expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(refusal);
+      }
+    }
+  });
+
+  it("an artifact (a stored output) as a symlink to /dev/zero: status --all and report refuse it at once", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("art")).code).toBe(3);
+    const dir = join(ws, ".planspec/runs/art/artifacts");
+    const [name] = readdirSync(dir);
+    rmSync(join(dir, name!));
+    symlinkSync("/dev/zero", join(dir, name!));
+    for (const args of [["status", "art", "--all"], ["report", "art", "-o", "r.html"]]) {
+      const r = planspec(ws, args);
+      expect(r.signal, `${args.join(" ")} blocked until killed`).toBeNull();
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
   });
 });
 
