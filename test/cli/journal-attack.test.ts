@@ -296,6 +296,19 @@ describe("state.json, config.json, the lock and an artifact replaced by what can
     }
   });
 
+  it("state.json grown past what a string can hold (600 MB, sparse): status and resume refuse it in one line", () => {
+    const ws = workspace();
+    expect(planspec(ws, runArgs("huge")).code).toBe(3);
+    const file = join(ws, ".planspec/runs/huge/state.json");
+    truncateSync(file, 600 * 1024 * 1024);
+    for (const args of [["status", "huge"], ["status", "huge", "--json"], ["resume", "huge"]]) {
+      const r = planspec(ws, args);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/state\.json was edited outside planspec/);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
+
   it("an artifact (a stored output) as a symlink to /dev/zero: status --all and report refuse it at once", () => {
     const ws = workspace();
     expect(planspec(ws, runArgs("art")).code).toBe(3);
