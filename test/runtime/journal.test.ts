@@ -457,7 +457,7 @@ describe("head deltas in journal records", () => {
     expect(attempt([first])).toThrow(/line 1: a head delta with no full record before it/);
     // A record with a key this reader does not know is refused, not read without it.
     const unknown = resealed(own[2]!, (json) => json.replace(/\}$/, ',"x":{"status":"done"}}'));
-    expect(attempt([own[0]!, own[1]!, unknown])).toThrow(/line 3: not a state record \(unknown key "x"\)/);
+    expect(attempt([own[0]!, own[1]!, unknown])).toThrow(/line 3: not a state record \(unknown key "x": a newer planspec's\?\)/);
     // A record with both a full head and a delta is no record either.
     const both = resealed(own[1]!, (json) => JSON.stringify({ ...JSON.parse(json), h: recordOf(own[0]!).h }));
     expect(attempt([own[0]!, both])).toThrow(/line 2: not a state record/);
