@@ -95,7 +95,7 @@ export class Scheduler implements OutputSource {
         const j = byId.get(d);
         if (j === undefined) continue;
         this.children[j]!.push(i);
-        const s = state.nodes[d]?.status;
+        const s = this.states[j]?.status;
         if (s !== "done" && s !== "skipped") this.unmet[i]!++;
       }
     });
