@@ -258,12 +258,12 @@ export function readJournal(file: string, snapshotVersion: number, planHash: str
 /** Why a decoded line is not a record this reader knows, if it is not. */
 function recordProblem(r: JournalRecord): string | undefined {
   if (r === null || typeof r !== "object" || Array.isArray(r) || typeof r.v !== "number" || !isObject(r.n)) return "not a state record";
-  for (const k of Object.keys(r)) if (!RECORD_KEYS.has(k)) return `not a state record (unknown key ${JSON.stringify(k)}: a newer planspec's?)`;
+  for (const k in r) if (!RECORD_KEYS.has(k)) return `not a state record (unknown key ${JSON.stringify(k)}: a newer planspec's?)`;
   if (r.i !== undefined && !isObject(r.i)) return "not a state record";
   if (r.h !== undefined) return isObject(r.h) && r.d === undefined && r.p === undefined ? undefined : "not a state record";
   if (!isObject(r.d) || typeof r.p !== "string") return "not a state record";
-  const changed = IDENTITY.find((k) => k in r.d!);
-  return changed === undefined ? undefined : `a head delta that changes ${changed}`;
+  for (const k of IDENTITY) if (k in r.d) return `a head delta that changes ${k}`;
+  return undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -287,7 +287,8 @@ describe("room laid ahead of the journal's records", () => {
     const { dir, store, s } = await started(50);
     for (let i = 0; i < 40; i++) {
       s.nodes[`s${i}`]!.status = "done";
-      s.nodes[`s${i}`]!.lastError = "e".repeat(200);
+      // Longer than a sector: every record, head delta and all, crosses a sector's end.
+      s.nodes[`s${i}`]!.lastError = "e".repeat(600);
       await store.writeState(s, [`s${i}`]);
     }
     await store.unlock();
