@@ -47,7 +47,7 @@ import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
 import { openOwnFile, readOwnFile } from "./own-files.js";
-import { applyRecords, checksummedLine, encodeRecord, JOURNAL_FILE, readChecksummedLines, readJournal } from "./journal.js";
+import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
@@ -241,6 +241,12 @@ export class FileStore implements Store {
   private snapshotBytes = 0;
   /** The inputs as last written (snapshot or record): a record carries them only when they change. */
   private inputsJson: string | undefined;
+  /**
+   * The head of the last record this store appended (each field's JSON) and the link a
+   * delta after it names; none after a snapshot or before the first record, whose record
+   * then carries the full head.
+   */
+  private lastHead: { fields: Map<string, string>; link: string } | undefined;
   private idemFd: number | undefined;
   private idemLogBytes = 0;
   /** The plan and config of a run being created, synced and waiting for the state's rename (`create`). */
@@ -370,7 +376,9 @@ export class FileStore implements Store {
       if (opts?.snapshot === true) return this.writeSnapshot(state, inputsJson, JSON.stringify(state.nodes).slice(1, -1));
       return this.writeFull(state);
     }
-    const record = Buffer.from(encodeRecord(state.stateVersion, head, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined));
+    const { part, fields } = this.headPart(head);
+    const line = encodeRecord(state.stateVersion, part, changed.join(","), inputsJson !== this.inputsJson ? inputsJson : undefined);
+    const record = Buffer.from(line);
     const fd = this.openJournal();
     this.padJournal(fd, this.journalBytes + record.length);
     writeAll(fd, record, this.journalBytes);
@@ -379,6 +387,23 @@ export class FileStore implements Store {
     this.journalBytes += record.length;
     this.journalSize = Math.max(this.journalSize, this.journalBytes);
     this.inputsJson = inputsJson;
+    this.lastHead = { fields, link: linkOf(line) };
+  }
+
+  /**
+   * A record's head: the fields changed since this store's last record (a step changes
+   * `updatedAt` and `budget`), or the full head for the first record after a snapshot,
+   * the first of a session, and one that changes what names the run or its plan.
+   */
+  private headPart(head: Record<string, unknown>): { part: HeadPart; fields: Map<string, string> } {
+    const fields = new Map<string, string>();
+    for (const [k, v] of Object.entries(head)) if (k !== "stateVersion" && v !== undefined) fields.set(k, JSON.stringify(v));
+    const last = this.lastHead;
+    if (last === undefined || IDENTITY.some((k) => fields.get(k) !== last.fields.get(k))) return { part: { full: head }, fields };
+    const delta: Record<string, unknown> = {};
+    for (const [k, json] of fields) if (last.fields.get(k) !== json) delta[k] = head[k];
+    for (const k of last.fields.keys()) if (!fields.has(k)) delta[k] = null;
+    return { part: { delta, link: last.link }, fields };
   }
 
   /** A write after which the fragment cache must be rebuilt from the whole state. */
@@ -404,6 +429,8 @@ export class FileStore implements Store {
     await this.replaceState(text);
     this.snapshotBytes = Buffer.byteLength(text);
     this.inputsJson = inputsJson;
+    // The journal is emptied: its next record carries the full head.
+    this.lastHead = undefined;
     if (this.journalBytes !== 0 || existsSync(this.path(JOURNAL_FILE))) {
       ftruncateSync(this.openJournal(), 0);
       this.journalSize = 0;

@@ -10,6 +10,17 @@
  * follow the snapshot's `stateVersion` one by one; a record at or below it is left
  * over from a crash between a snapshot and the journal's truncation and is skipped.
  *
+ * A record after the first one of its writer may carry a head delta instead:
+ * `{ v, d, p, n, i? }`, `d` the head fields whose JSON changed since the record before
+ * (`null` for a field removed; `stateVersion` is `v`), `p` the first 16 hex digits of
+ * that record's checksum. Most of a record was its head (about 480 of 820 bytes); a
+ * step changes only `updatedAt` and `budget`. The chain keeps the plan check as strong
+ * as a full head in every record: the first record applied must carry a full head (of
+ * the run's plan), and each delta names the record it follows, so a delta cut from
+ * another journal is refused. A delta never changes what names the run and its plan
+ * (`IDENTITY`): a revision writes a full head. An older planspec, which knows only `h`,
+ * refuses a journal with deltas ("not a state record") rather than misreading it.
+ *
  * A torn last line (a crash mid-append: no newline, or a checksum that does not match)
  * never reached `fdatasync`, so no tool ran after it: it is dropped. A bad line anywhere
  * else, a gap in the versions or a record of another plan is damage or an edit, and the
@@ -22,13 +33,24 @@ import { IntegrityError } from "./store.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
-/** What one record carries. */
+/** What one record carries: a full head `h`, or a delta `d` on the head of the record `p` names. */
 export interface JournalRecord {
   v: number;
-  h: Record<string, unknown>;
+  h?: Record<string, unknown>;
+  d?: Record<string, unknown>;
+  p?: string;
   n: Record<string, unknown>;
   i?: Record<string, unknown>;
 }
+
+/** Head fields that name the run and its plan: a delta never changes them. */
+export const IDENTITY = ["schemaVersion", "runId", "planHash", "revision", "createdAt"] as const;
+
+/** How much of the previous record's checksum a delta names (`p`). */
+export const LINK_LEN = 16;
+
+/** The keys a record may have; any other is a format this reader does not know. */
+const RECORD_KEYS = new Set(["v", "h", "d", "p", "n", "i"]);
 
 /** The journal's valid records and the byte length they end at (what a writer keeps). */
 export interface JournalTail {
@@ -46,16 +68,31 @@ export function checksummedLine(json: string): string {
 }
 
 /**
+ * The head part of a record: `"h":{...}` (full), or `"d":{...},"p":"<link>"` (a delta on
+ * the record whose checksum starts with `link`).
+ */
+export type HeadPart = { full: Record<string, unknown> } | { delta: Record<string, unknown>; link: string };
+
+/**
  * One record's line. `nodesJson` is the inside of the `n` object (`"id":{...},...`),
  * already serialised by the caller, which keeps the same fragments for the snapshot.
  */
-export function encodeRecord(v: number, head: Record<string, unknown>, nodesJson: string, inputsJson?: string): string {
-  return checksummedLine(`{"v":${v},"h":${JSON.stringify(head)},"n":{${nodesJson}}${inputsJson !== undefined ? `,"i":${inputsJson}` : ""}}`);
+export function encodeRecord(v: number, head: HeadPart, nodesJson: string, inputsJson?: string): string {
+  const headJson = "full" in head ? `"h":${JSON.stringify(head.full)}` : `"d":${JSON.stringify(head.delta)},"p":"${head.link}"`;
+  return checksummedLine(`{"v":${v},${headJson},"n":{${nodesJson}}${inputsJson !== undefined ? `,"i":${inputsJson}` : ""}}`);
+}
+
+/** The link a delta after `line` (a record's line as `encodeRecord` made it) names. */
+export function linkOf(line: string): string {
+  const end = line.endsWith("\n") ? line.length - 1 : line.length;
+  return line.slice(end - HASH_LEN, end - HASH_LEN + LINK_LEN);
 }
 
 /** The values of a file of checksummed lines, and where the valid ones end. */
 export interface ChecksummedLines {
   values: unknown[];
+  /** Each value's checksum (its line's last 64 characters). */
+  hashes: string[];
   validBytes: number;
   /** Bytes of a torn last line (a crash mid-append), dropped. */
   tornBytes: number;
@@ -73,9 +110,10 @@ export interface ChecksummedLines {
  * no good line follows it and its pieces are those of one record (`oneRecordTorn`).
  */
 export function readChecksummedLines(file: string): ChecksummedLines {
-  if (!existsSync(file)) return { values: [], validBytes: 0, tornBytes: 0 };
+  if (!existsSync(file)) return { values: [], hashes: [], validBytes: 0, tornBytes: 0 };
   const buf = readWhole(file);
   const values: unknown[] = [];
+  const hashes: string[] = [];
   let start = 0;
   for (let line = 1; start < buf.length; line++) {
     const nl = buf.indexOf(10, start);
@@ -83,17 +121,18 @@ export function readChecksummedLines(file: string): ChecksummedLines {
     const value = end === start ? undefined : decodeAt(buf, start, end);
     if (value === undefined) {
       if (nl === -1 || !goodLineAfter(buf, nl + 1)) {
-        if (oneRecordTorn(buf, start)) return { values, validBytes: start, tornBytes: contentEnd(buf, start) - start };
+        if (oneRecordTorn(buf, start)) return { values, hashes, validBytes: start, tornBytes: contentEnd(buf, start) - start };
         throw damaged(file, line, "lines after it that no single torn record explains");
       }
       throw damaged(file, line, end === start ? "an empty line before a record" : "its checksum does not match");
     }
     values.push(value);
+    hashes.push(buf.toString("latin1", end - HASH_LEN, end));
     // Complete and checksummed, only its newline is missing: the line was written whole.
-    if (nl === -1) return { values, validBytes: start, tornBytes: buf.length - start };
+    if (nl === -1) return { values, hashes, validBytes: start, tornBytes: buf.length - start };
     start = nl + 1;
   }
-  return { values, validBytes: buf.length, tornBytes: 0 };
+  return { values, hashes, validBytes: buf.length, tornBytes: 0 };
 }
 
 /** The file's bytes; one too large to read (over 2 GiB: no planspec writes one, it compacts first) is damage, not an internal error. */
@@ -194,21 +233,41 @@ export function damaged(file: string, line: number, why: string): IntegrityError
  * Throws an `IntegrityError` (naming the file and line) for damage before the tail.
  */
 export function readJournal(file: string, snapshotVersion: number, planHash: string): JournalTail {
-  const { values, validBytes, tornBytes } = readChecksummedLines(file);
+  const { values, hashes, validBytes, tornBytes } = readChecksummedLines(file);
   const records: JournalRecord[] = [];
   let expected = snapshotVersion + 1;
   values.forEach((value, i) => {
     const r = value as JournalRecord;
-    if (typeof r?.v !== "number" || !r.h || typeof r.h !== "object" || !r.n || typeof r.n !== "object") throw damaged(file, i + 1, "not a state record");
+    const why = recordProblem(r);
+    if (why !== undefined) throw damaged(file, i + 1, why);
     // Left over from before the snapshot (a crash between its rename and the journal's truncation).
     if (r.v < expected) return;
     if (r.v !== expected) throw damaged(file, i + 1, `state version ${r.v} follows ${expected - 1}`);
-    if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+    if (r.h !== undefined) {
+      if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+    } else {
+      // A delta applies to the record before it, which must be a record of this state.
+      if (records.length === 0) throw damaged(file, i + 1, "a head delta with no full record before it");
+      if (r.p !== hashes[i - 1]!.slice(0, LINK_LEN)) throw damaged(file, i + 1, "a head delta that does not follow the record before it");
+    }
     records.push(r);
     expected++;
   });
   return { records, validBytes, tornBytes };
 }
+
+/** Why a decoded line is not a record this reader knows, if it is not. */
+function recordProblem(r: JournalRecord): string | undefined {
+  if (r === null || typeof r !== "object" || Array.isArray(r) || typeof r.v !== "number" || !isObject(r.n)) return "not a state record";
+  for (const k in r) if (!RECORD_KEYS.has(k)) return `not a state record (unknown key ${JSON.stringify(k)}: a newer planspec's?)`;
+  if (r.i !== undefined && !isObject(r.i)) return "not a state record";
+  if (r.h !== undefined) return isObject(r.h) && r.d === undefined && r.p === undefined ? undefined : "not a state record";
+  if (!isObject(r.d) || typeof r.p !== "string") return "not a state record";
+  for (const k of IDENTITY) if (k in r.d) return `a head delta that changes ${k}`;
+  return undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The value of the line at `start..end`; none for a line longer than a string can be (no writer's JSON is: it was one string). */
 function decodeAt(buf: Buffer, start: number, end: number): unknown {
@@ -240,7 +299,7 @@ export function applyRecords(doc: Record<string, unknown>, records: readonly Jou
     for (const [id, st] of Object.entries(r.n)) nodes[id] = st;
     if (r.i !== undefined) inputs = r.i;
   }
-  const head = records[records.length - 1]!.h;
+  const head = headAfter(records);
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(doc)) {
     if (k === "nodes") out.nodes = nodes;
@@ -249,4 +308,23 @@ export function applyRecords(doc: Record<string, unknown>, records: readonly Jou
   }
   for (const [k, v] of Object.entries(head)) if (!(k in out)) out[k] = v;
   return out;
+}
+
+/**
+ * The head after the last record: the last full head with the deltas after it applied
+ * (`readJournal` saw to it that one comes first). `stateVersion` is the last record's.
+ */
+function headAfter(records: readonly JournalRecord[]): Record<string, unknown> {
+  let last = records.length - 1;
+  while (records[last]!.h === undefined) last--;
+  if (last === records.length - 1) return records[last]!.h!;
+  const head = { ...records[last]!.h! };
+  for (let i = last + 1; i < records.length; i++) {
+    for (const [k, v] of Object.entries(records[i]!.d!)) {
+      if (v === null) delete head[k];
+      else head[k] = v;
+    }
+  }
+  head.stateVersion = records[records.length - 1]!.v;
+  return head;
 }

@@ -13,6 +13,7 @@ import { recordedResult } from "./recorded.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type RunState, type Store } from "./store.js";
 import { pushAll } from "../util/arrays.js";
+import { runOrder } from "./run-order.js";
 
 export interface ResumeReport {
   reset: Array<{ node: string; reason: string }>;
@@ -162,17 +163,6 @@ export async function checkForResume(
     }
   }
   return report;
-}
-
-/**
- * The plan's nodes in run order (its order when that names every node, else the plan's
- * own). A compiled plan lists them in run order already: then no lookup table is built.
- */
-function runOrder(plan: PlanIR): IRNode[] {
-  const { nodes, order } = plan;
-  if (order.length !== nodes.length || nodes.every((n, i) => n.id === order[i])) return nodes;
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  return order.map((id) => byId.get(id)!);
 }
 
 /** Whether a node's expressions mention one of `names` as `inputs.<name>` (or read inputs in a way that hides the name). */

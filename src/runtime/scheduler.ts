@@ -19,6 +19,7 @@ import { PermanentStepError } from "./step.js";
 import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
 import { nextSummary } from "./summary.js";
 import { actionBinding } from "./binding.js";
+import { runOrder } from "./run-order.js";
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -46,6 +47,7 @@ type Completion = AttemptResult & { i: number };
 export class Scheduler implements OutputSource {
   private readonly nodes: IRNode[];
   private readonly children: number[][];
+  private readonly states: NodeState[];
   private readonly unmet: Int32Array;
   private readonly ready: number[] = [];
   private readyHead = 0;
@@ -81,10 +83,11 @@ export class Scheduler implements OutputSource {
     // Each running attempt listens on the run's signal (attempt.ts): up to `concurrency` at once, not a leak.
     setMaxListeners(Math.max(10, opts.concurrency + 1), this.runAbort.signal);
     const byId = new Map<string, number>();
-    const order = plan.order.length === plan.nodes.length ? plan.order : plan.nodes.map((n) => n.id);
-    const nodeById = new Map(plan.nodes.map((n) => [n.id, n]));
-    this.nodes = order.map((id) => nodeById.get(id)!);
+    this.nodes = runOrder(plan);
     this.nodes.forEach((n, i) => byId.set(n.id, i));
+    // Each step's state, looked up once: a dictionary lookup per step and pass costs more
+    // than the pass itself on a long run. The scheduler changes these objects in place.
+    this.states = this.nodes.map((n) => state.nodes[n.id]!);
     this.children = this.nodes.map(() => []);
     this.unmet = new Int32Array(this.nodes.length);
     this.nodes.forEach((n, i) => {
@@ -92,7 +95,7 @@ export class Scheduler implements OutputSource {
         const j = byId.get(d);
         if (j === undefined) continue;
         this.children[j]!.push(i);
-        const s = state.nodes[d]?.status;
+        const s = this.states[j]?.status;
         if (s !== "done" && s !== "skipped") this.unmet[i]!++;
       }
     });
@@ -111,7 +114,7 @@ export class Scheduler implements OutputSource {
   }
 
   private ns(i: number): NodeState {
-    return this.state.nodes[this.nodes[i]!.id]!;
+    return this.states[i]!;
   }
 
   private move(i: number, to: NodeState["status"], error?: string): void {
@@ -468,8 +471,8 @@ export class Scheduler implements OutputSource {
     if (this.stopping) return this.stopping;
     if (this.parked > 0) return { status: "paused", reason: pausedReason(this.nodes, this.state, this.store) };
     if (this.rejected) return { status: "failed", reason: this.rejected };
-    const open = this.nodes.find((n) => {
-      const s = this.state.nodes[n.id]!.status;
+    const open = this.nodes.find((_n, i) => {
+      const s = this.states[i]!.status;
       return s !== "done" && s !== "skipped";
     });
     if (open) return { status: "failed", reason: `step "${open.id}" could not run` };
@@ -489,3 +492,4 @@ function pausedReason(nodes: readonly IRNode[], state: RunState, store: Store): 
   }
   return parts.join("; ");
 }
+

@@ -5,6 +5,7 @@
  * every acknowledged write in it.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,6 +23,11 @@ function state(n: number): RunState {
 }
 
 const merged = (dir: string) => readRunDirState(dir).doc as unknown as RunState;
+/** A record's line with its JSON changed by `edit` and its checksum recomputed (a forger's edit). */
+const resealed = (line: string, edit: (json: string) => string) => {
+  const json = edit(line.slice(0, -65));
+  return `${json} ${createHash("sha256").update(json).digest("hex")}`;
+};
 const journal = (dir: string) => join(dir, "journal.jsonl");
 /** Bytes this process has handed to write(2) so far (Linux). */
 const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
@@ -129,12 +135,10 @@ describe("state journal", () => {
     expect(attempt([lines[0]!.replace('"done"', '"pending"'), lines[1], lines[2], ""].join("\n"))).toThrow(/journal\.jsonl is damaged or was edited.*line 1/);
     // A record removed from the middle.
     expect(attempt([lines[0], lines[2], ""].join("\n"))).toThrow(/line 2: state version 4 follows 2/);
-    // A well-formed record of another plan, checksum recomputed.
-    const json = lines[2]!.slice(0, -65).replace("a".repeat(64), "b".repeat(64));
-    const { createHash } = await import("node:crypto");
-    const forged = `${json} ${createHash("sha256").update(json).digest("hex")}`;
-    expect(attempt([lines[0], lines[1], forged, ""].join("\n"))).toThrow(IntegrityError);
-    expect(attempt([lines[0], lines[1], forged, ""].join("\n"))).toThrow(/a record of plan bbbbbbbbbbbb/);
+    // A well-formed record of another plan, checksum recomputed (the first record carries the full head).
+    const forged = resealed(lines[0]!, (json) => json.replace("a".repeat(64), "b".repeat(64)));
+    expect(attempt([forged, lines[1], lines[2], ""].join("\n"))).toThrow(IntegrityError);
+    expect(attempt([forged, lines[1], lines[2], ""].join("\n"))).toThrow(/line 1: a record of plan bbbbbbbbbbbb/);
   });
 
   it("records left over from a crash between a snapshot and the journal's truncation are skipped", async () => {
@@ -283,7 +287,8 @@ describe("room laid ahead of the journal's records", () => {
     const { dir, store, s } = await started(50);
     for (let i = 0; i < 40; i++) {
       s.nodes[`s${i}`]!.status = "done";
-      s.nodes[`s${i}`]!.lastError = "e".repeat(200);
+      // Longer than a sector: every record, head delta and all, crosses a sector's end.
+      s.nodes[`s${i}`]!.lastError = "e".repeat(600);
       await store.writeState(s, [`s${i}`]);
     }
     await store.unlock();
@@ -340,5 +345,152 @@ describe("room laid ahead of the journal's records", () => {
     expect(after.stateVersion).toBe(42);
     expect(after.nodes.s39!.status).toBe("pending");
     expect(after.nodes.s46!.status).toBe("done");
+  });
+});
+
+describe("head deltas in journal records", () => {
+  const lines = (dir: string) => readFileSync(journal(dir), "utf8").split("\n").filter(Boolean);
+  const recordOf = (line: string) => JSON.parse(line.slice(0, -65)) as Record<string, unknown>;
+  const snapshotOf = (s: RunState) => {
+    const { summary: _summary, ...rest } = JSON.parse(JSON.stringify(s)) as RunState;
+    return rest;
+  };
+
+  it("a step's record carries only the head fields it changed, and replays to exactly the state written", async () => {
+    const { dir, store, s } = await started(20);
+    const written: RunState[] = [];
+    for (let i = 0; i < 6; i++) {
+      s.nodes[`s${i}`]!.status = "done";
+      s.budget.toolCalls++;
+      s.budget.elapsedMs += 3;
+      // A field that appears, changes and is removed again, as a pause's reason does.
+      if (i === 2) s.reason = "waiting";
+      if (i === 3) s.status = "paused";
+      if (i === 4) {
+        delete s.reason;
+        s.status = "running";
+      }
+      await store.writeState(s, [`s${i}`]);
+      written.push(snapshotOf(s));
+      expect(merged(dir)).toEqual(written[i]);
+    }
+    const records = lines(dir).map(recordOf);
+    expect(records[0]!.h).toMatchObject({ planHash: "a".repeat(64), runId: "r" });
+    expect(records[0]!.d).toBeUndefined();
+    for (const r of records.slice(1)) {
+      expect(r.h).toBeUndefined();
+      expect(Object.keys(r.d as object).every((k) => ["updatedAt", "budget", "status", "reason"].includes(k))).toBe(true);
+    }
+    expect(records[2]!.d).toMatchObject({ reason: "waiting" });
+    expect(records[3]!.d).toMatchObject({ status: "paused" });
+    expect(records[4]!.d).toMatchObject({ reason: null, status: "running" });
+    // A record is about half of what a full head made it.
+    expect(Buffer.byteLength(lines(dir)[1]!)).toBeLessThan(Buffer.byteLength(lines(dir)[0]!) * 0.65);
+    // A resumed session's first record carries the full head again, then deltas.
+    await store.unlock();
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    st.nodes.s10!.status = "done";
+    await next.writeState(st, ["s10"]);
+    st.nodes.s11!.status = "done";
+    await next.writeState(st, ["s11"]);
+    const after = lines(dir).map(recordOf);
+    expect(after).toHaveLength(8);
+    expect(after[6]!.h).toBeDefined();
+    expect(after[7]!.d).toBeDefined();
+    expect(merged(dir)).toEqual(snapshotOf(st));
+  });
+
+  it("a delta torn at every byte is dropped, the record before it stands", async () => {
+    const { dir, store, s } = await started(5);
+    for (const id of ["s0", "s1", "s2"]) {
+      s.nodes[id]!.status = "done";
+      await store.writeState(s, [id]);
+    }
+    await store.unlock();
+    const full = readFileSync(journal(dir));
+    const lastStart = full.lastIndexOf(10, full.length - 2) + 1;
+    expect(recordOf(full.subarray(lastStart).toString("utf8").trimEnd()).d).toBeDefined();
+    for (let cut = lastStart; cut < full.length - 1; cut++) {
+      writeFileSync(journal(dir), full.subarray(0, cut));
+      const r = readRunDirState(dir);
+      expect((r.doc as unknown as RunState).stateVersion, `cut at ${cut}`).toBe(3);
+      expect((r.doc as unknown as RunState).nodes.s2!.status).toBe("pending");
+      expect(r.tornBytes).toBe(cut - lastStart);
+    }
+  });
+
+  it("a forged delta is refused: one that changes the plan or the run, one cut from another journal, one with nothing before it", async () => {
+    const { dir, store, s } = await started(5);
+    const other = await started(5);
+    for (const id of ["s0", "s1", "s2"]) {
+      s.nodes[id]!.status = "done";
+      await store.writeState(s, [id]);
+      other.s.nodes[id]!.status = "done";
+      other.s.budget.toolCalls = 99;
+      await other.store.writeState(other.s, [id]);
+    }
+    const own = lines(dir);
+    const theirs = lines(other.dir);
+    const attempt = (text: string[]) => {
+      writeFileSync(journal(dir), `${text.join("\n")}\n`);
+      return () => readRunDirState(dir);
+    };
+    // Another plan's hash slipped into a delta, checksum recomputed.
+    const withDelta = (line: string, add: Record<string, unknown>) =>
+      resealed(line, (json) => {
+        const r = JSON.parse(json) as { d: Record<string, unknown> };
+        r.d = { ...add, ...r.d };
+        return JSON.stringify(r);
+      });
+    const planDelta = withDelta(own[1]!, { planHash: "b".repeat(64) });
+    expect(attempt([own[0]!, planDelta, own[2]!])).toThrow(/line 2: a head delta that changes planHash/);
+    const runDelta = withDelta(own[1]!, { runId: "x" });
+    expect(attempt([own[0]!, runDelta])).toThrow(/line 2: a head delta that changes runId/);
+    // Another run's delta at the same version: well formed, but it follows another record.
+    expect(recordOf(theirs[1]!).v).toBe(recordOf(own[1]!).v);
+    expect(attempt([own[0]!, theirs[1]!, own[2]!])).toThrow(/line 2: a head delta that does not follow the record before it/);
+    // Its link edited to match is its checksum no longer matching; resealed, the next delta's link breaks.
+    const relinked = resealed(own[1]!, (json) => json.replace(/"p":"[0-9a-f]{16}"/, '"p":"0000000000000000"'));
+    expect(attempt([own[0]!, relinked, own[2]!])).toThrow(/line 2: a head delta that does not follow/);
+    // A delta the journal starts with (its full record removed; the snapshot's version lowered to fit is an edit the checksum refuses, so renumber the delta).
+    const first = resealed(own[1]!, (json) => json.replace(/^\{"v":\d+/, '{"v":2'));
+    expect(attempt([first])).toThrow(/line 1: a head delta with no full record before it/);
+    // A record with a key this reader does not know is refused, not read without it.
+    const unknown = resealed(own[2]!, (json) => json.replace(/\}$/, ',"x":{"status":"done"}}'));
+    expect(attempt([own[0]!, own[1]!, unknown])).toThrow(/line 3: not a state record \(unknown key "x": a newer planspec's\?\)/);
+    // A record with both a full head and a delta is no record either.
+    const both = resealed(own[1]!, (json) => JSON.stringify({ ...JSON.parse(json), h: recordOf(own[0]!).h }));
+    expect(attempt([own[0]!, both])).toThrow(/line 2: not a state record/);
+    // The journal as written still reads.
+    expect(attempt(own)()).toMatchObject({ replayed: 3 });
+  });
+
+  it("a journal of full-head records (planspec before deltas) still reads, and a new session appends deltas after it", async () => {
+    const { dir, store, s } = await started(5);
+    await store.unlock();
+    // The records an older planspec wrote: every one with the whole head under "h".
+    const old: string[] = [];
+    for (const id of ["s0", "s1"]) {
+      s.stateVersion++;
+      s.nodes[id]!.status = "done";
+      s.budget.toolCalls++;
+      const { nodes, inputs: _inputs, summary: _summary, ...head } = s;
+      const json = `{"v":${s.stateVersion},"h":${JSON.stringify(head)},"n":{${JSON.stringify(id)}:${JSON.stringify(nodes[id])}}}`;
+      old.push(`${json} ${createHash("sha256").update(json).digest("hex")}`);
+    }
+    writeFileSync(journal(dir), `${old.join("\n")}\n`);
+    expect(merged(dir)).toEqual(snapshotOf(s));
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    for (const id of ["s2", "s3"]) {
+      st.nodes[id]!.status = "done";
+      st.budget.toolCalls++;
+      await next.writeState(st, [id]);
+    }
+    const records = lines(dir).map(recordOf);
+    expect(records.map((r) => (r.h ? "h" : "d"))).toEqual(["h", "h", "h", "d"]);
+    expect(merged(dir)).toEqual(snapshotOf(st));
+    expect(merged(dir).budget.toolCalls).toBe(4);
   });
 });
