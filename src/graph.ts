@@ -1,6 +1,7 @@
 /**
- * Graph queries for lint rules, built in one topological pass: ancestor sets are
- * bitsets, so "is A an ancestor of B" is O(1) and building is O(n·(n+e)/32).
+ * Graph queries for lint rules: ancestor sets are bitsets, so "is A an ancestor of B" is
+ * O(1) once B's row is filled. Rows are filled on first use (a row costs O(e·n/32) at most,
+ * all rows O(n·(n+e)/32)); a question about a direct need fills none.
  */
 import { type IRNode, type PlanIR, type Risk, maxRisk } from "./ir.js";
 
@@ -8,7 +9,7 @@ const graphs = new WeakMap<PlanIR, PlanGraph>();
 
 /**
  * The graph of `ir`, built once per IR object: the compiler builds it to check references
- * and the linter reuses it (building costs O(n²/32) for the ancestor bitsets).
+ * and the linter reuses it (the ancestor bitsets cost up to O(n²/32) as they fill).
  */
 export function planGraph(ir: PlanIR): PlanGraph {
   let graph = graphs.get(ir);
@@ -27,7 +28,12 @@ export class PlanGraph {
   /** Node indices in topological order (dependencies first). */
   readonly topo: readonly number[];
   private readonly words: number;
+  /** anc[i * words ..]: the bitset of node i's ancestors, valid once filled[i] is 1. */
   private readonly anc: Uint32Array;
+  private readonly filled: Uint8Array;
+  /** rank[i]: node i's place in `topo`. In an acyclic plan an ancestor always ranks lower. */
+  private readonly rank: Int32Array;
+  private readonly acyclic: boolean;
   private producers: Map<string, IRNode> | undefined;
   private deliverableSteps: Set<IRNode> | undefined;
 
@@ -50,17 +56,64 @@ export class PlanGraph {
     }
     this.words = (n + 31) >>> 5;
     this.anc = new Uint32Array(n * this.words);
+    this.filled = new Uint8Array(n);
     const order = ir.order.length === n ? ir.order.map((id) => this.indexOf.get(id)!) : [...Array(n).keys()];
     this.topo = order;
-    const w = this.words;
+    this.rank = new Int32Array(n);
+    order.forEach((i, r) => (this.rank[i] = r));
+    // A plan with a cycle (reported by the compiler) keeps the one eager pass over `order`.
+    this.acyclic = this.isTopological(order);
+    if (!this.acyclic) for (const i of order) this.fill(i);
+  }
+
+  /** True when every node comes after all its parents in `order`: then each row is a pure function of the parents' rows. */
+  private isTopological(order: readonly number[]): boolean {
+    const seen = new Uint8Array(this.nodes.length);
     for (const i of order) {
-      const base = i * w;
-      for (const p of this.parents[i]!) {
-        this.anc[base + (p >>> 5)]! |= 1 << (p & 31);
-        const pb = p * w;
-        for (let k = 0; k < w; k++) this.anc[base + k]! |= this.anc[pb + k]!;
-      }
+      for (const p of this.parents[i]!) if (!seen[p]) return false;
+      seen[i] = 1;
     }
+    return true;
+  }
+
+  /** Row i of the ancestor bitset: its parents' bits and their rows. */
+  private fill(i: number): void {
+    const w = this.words;
+    const base = i * w;
+    for (const p of this.parents[i]!) {
+      this.anc[base + (p >>> 5)]! |= 1 << (p & 31);
+      const pb = p * w;
+      for (let k = 0; k < w; k++) this.anc[base + k]! |= this.anc[pb + k]!;
+    }
+    this.filled[i] = 1;
+  }
+
+  /**
+   * The offset of node i's ancestor row, filled on first use (its ancestors' rows first,
+   * without recursion). Most questions are about a direct need and never fill a row, so a
+   * large plan does not pay the O(n²/32) of all rows unless a rule asks about them all.
+   */
+  private row(i: number): number {
+    if (this.filled[i]) return i * this.words;
+    const stack = [i];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (this.filled[top]) {
+        stack.pop();
+        continue;
+      }
+      let waiting = false;
+      for (const p of this.parents[top]!) {
+        if (!this.filled[p]) {
+          stack.push(p);
+          waiting = true;
+        }
+      }
+      if (waiting) continue;
+      this.fill(top);
+      stack.pop();
+    }
+    return i * this.words;
   }
 
   node(id: string): IRNode | undefined {
@@ -72,7 +125,9 @@ export class PlanGraph {
     const ia = this.indexOf.get(a);
     const ib = this.indexOf.get(b);
     if (ia === undefined || ib === undefined) return false;
-    return (this.anc[ib * this.words + (ia >>> 5)]! & (1 << (ia & 31))) !== 0;
+    if (this.parents[ib]!.includes(ia)) return true;
+    if (this.acyclic && this.rank[ia]! >= this.rank[ib]!) return false;
+    return (this.anc[this.row(ib) + (ia >>> 5)]! & (1 << (ia & 31))) !== 0;
   }
 
   /** Every transitive dependency of `id`, in plan order. */
@@ -80,7 +135,7 @@ export class PlanGraph {
     const i = this.indexOf.get(id);
     if (i === undefined) return [];
     const out: IRNode[] = [];
-    const base = i * this.words;
+    const base = this.row(i);
     for (let k = 0; k < this.words; k++) {
       let word = this.anc[base + k]!;
       while (word !== 0) {
@@ -180,13 +235,13 @@ export class PlanGraph {
     const out: string[] = [];
     if (cand.length * parents.length <= 4 * w) {
       for (const c of cand) {
-        if (parents.some((p) => p !== c && (this.anc[p * w + (c >>> 5)]! & (1 << (c & 31))) !== 0)) out.push(this.nodes[c]!.id);
+        if (parents.some((p) => p !== c && (this.anc[this.row(p) + (c >>> 5)]! & (1 << (c & 31))) !== 0)) out.push(this.nodes[c]!.id);
       }
       return out;
     }
     const union = new Uint32Array(w);
     for (const p of parents) {
-      const pb = p * w;
+      const pb = this.row(p);
       for (let k = 0; k < w; k++) union[k]! |= this.anc[pb + k]!;
     }
     for (const c of cand) if ((union[c >>> 5]! & (1 << (c & 31))) !== 0) out.push(this.nodes[c]!.id);

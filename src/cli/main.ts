@@ -21,7 +21,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     await write(io.stdout, `${planspecVersion()}\n`);
     return 0;
   }
-  const [{ Command, CommanderError }, { commands }] = await Promise.all([import("commander"), import("./commands.js")]);
+  const [{ Command, CommanderError }, { commandsFor }] = await Promise.all([import("commander"), import("./commands.js")]);
+  const commands = await commandsFor(argv);
   let exitCode = 0;
   const program: Command = new Command("planspec");
   program

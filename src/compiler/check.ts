@@ -50,7 +50,7 @@ export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Se
       if (site.role === "evidence") {
         const r = refs[0];
         if (refs.length !== 1 || r!.root !== "steps" || r!.start !== ast.start || r!.end !== ast.end) {
-          out.report("PS135", site.doc.file, [ast.start, ast.end], { ref: site.src.trim() });
+          out.report("PS135", site.doc.file, [site.base + ast.start, site.base + ast.end], { ref: site.src.trim() });
           continue;
         }
       }
@@ -58,6 +58,11 @@ export function checkReferences(built: BuiltNode[], graph: PlanGraph, inputs: Se
     }
     b.node.consumes = consumed.length ? consumed : [...b.node.dependsOn];
   }
+}
+
+/** Where a reference is in its file: references are positioned within their expression. */
+function inFile(site: ExprSite, ref: Reference): [number, number] {
+  return [site.base + ref.start, site.base + ref.end];
 }
 
 function checkRef(
@@ -72,7 +77,6 @@ function checkRef(
 ): void {
   const { inputs, secrets } = names;
   const file = site.doc.file;
-  const range: [number, number] = [ref.start, ref.end];
   const [first, second, ...rest] = ref.path;
   switch (ref.root) {
     case "inputs": {
@@ -80,7 +84,7 @@ function checkRef(
       const name = String(first);
       if (!inputs.has(name)) {
         const hint = didYouMean(name, inputs) ?? (inputs.size ? undefined : "declare it under inputs:");
-        out.report("PS129", file, range, { name }, hint ? { hint } : {});
+        out.report("PS129", file, inFile(site, ref), { name }, hint ? { hint } : {});
       }
       return;
     }
@@ -95,57 +99,57 @@ function checkRef(
           const joined = dotted.slice(0, k).join(".");
           if (byId.has(joined)) hint = `template steps are read as steps["${joined}"]`;
         }
-        out.report("PS128", file, range, { ref: id }, hint ? { hint } : {});
+        out.report("PS128", file, inFile(site, ref), { ref: id }, hint ? { hint } : {});
         return;
       }
       if (id === node.id) {
-        out.report("PS145", file, range, { step: node.id }, { hint: "a step's own result is `output`, in success checks and repeat.until" });
+        out.report("PS145", file, inFile(site, ref), { step: node.id }, { hint: "a step's own result is `output`, in success checks and repeat.until" });
         return;
       }
       if (!graph.isAncestor(id, node.id)) {
-        out.report("PS127", file, range, { step: node.id, ref: id }, { hint: `add "${id}" to the needs of "${node.id}"` });
+        out.report("PS127", file, inFile(site, ref), { step: node.id, ref: id }, { hint: `add "${id}" to the needs of "${node.id}"` });
         return;
       }
       if (!consumed.includes(id)) consumed.push(id);
       if (second === undefined || second === "status") return;
       if (second !== "output") {
-        out.report("PS133", file, range, { name: `steps.${id}.${String(second)}`, allowed: "steps.<id>.output and steps.<id>.status" });
+        out.report("PS133", file, inFile(site, ref), { name: `steps.${id}.${String(second)}`, allowed: "steps.<id>.output and steps.<id>.status" });
         return;
       }
       if (target.output === undefined) {
-        out.report("PS134", file, range, { ref: id }, { hint: `give step "${id}" an \`output:\` name` });
+        out.report("PS134", file, inFile(site, ref), { ref: id }, { hint: `give step "${id}" an \`output:\` name` });
         return;
       }
       const miss = missingInSchema(target.outputSchema, rest);
-      if (miss !== undefined) out.report("PS130", file, range, { step: id, path: rest.slice(0, miss + 1).join(".") });
+      if (miss !== undefined) out.report("PS130", file, inFile(site, ref), { step: id, path: rest.slice(0, miss + 1).join(".") });
       return;
     }
     case "output": {
       if (site.role !== "check" && site.role !== "until") {
-        out.report("PS131", file, range);
+        out.report("PS131", file, inFile(site, ref));
         return;
       }
       const miss = missingInSchema(node.outputSchema, ref.path);
-      if (miss !== undefined) out.report("PS130", file, range, { step: node.id, path: ref.path.slice(0, miss + 1).join(".") });
+      if (miss !== undefined) out.report("PS130", file, inFile(site, ref), { step: node.id, path: ref.path.slice(0, miss + 1).join(".") });
       return;
     }
     case "item":
-      if (!node.forEach || site.role === "items") out.report("PS132", file, range);
+      if (!node.forEach || site.role === "items") out.report("PS132", file, inFile(site, ref));
       return;
     case "secrets": {
       const name = first === undefined ? undefined : String(first);
       if (name !== undefined && secrets.has(name)) return;
       const listed = secrets.size ? `the secrets listed under secrets: (${[...secrets].join(", ")})` : "no secrets: list the variable under secrets: first";
       const hint = name !== undefined ? didYouMean(name, secrets) : undefined;
-      out.report("PS133", file, range, { name: name === undefined ? "secrets" : `secrets.${name}`, allowed: listed }, hint ? { hint } : {});
+      out.report("PS133", file, inFile(site, ref), { name: name === undefined ? "secrets" : `secrets.${name}`, allowed: listed }, hint ? { hint } : {});
       return;
     }
     case "run":
-      if (first !== undefined && first !== "id") out.report("PS133", file, range, { name: `run.${String(first)}`, allowed: "run.id" });
+      if (first !== undefined && first !== "id") out.report("PS133", file, inFile(site, ref), { name: `run.${String(first)}`, allowed: "run.id" });
       return;
     default: {
       const hint = didYouMean(ref.root, ["inputs", "secrets", "steps", "run", "output", "item"]);
-      out.report("PS133", file, range, { name: ref.root, allowed: ROOTS }, hint ? { hint } : {});
+      out.report("PS133", file, inFile(site, ref), { name: ref.root, allowed: ROOTS }, hint ? { hint } : {});
     }
   }
 }

@@ -7,33 +7,50 @@ import type { Collector } from "./diagnostics.js";
 import { parseExpression, references, scanTemplate, type Expr, type Reference } from "./expr/index.js";
 import type { DocPath, SourceDoc } from "./source.js";
 
-/** An expression found in a step, waiting for its references to be checked. */
-export interface ExprSite {
-  src: string;
+export type ExprRole = "with" | "when" | "check" | "until" | "items" | "idempotency_key" | "evidence";
+
+/**
+ * An expression found in a step, waiting for its references to be checked. Where it sits
+ * in the file (`base`) is looked up only when a diagnostic needs it: a clean plan of
+ * 10,000 steps has ~30,000 expressions and reports on none of them.
+ */
+export class ExprSite {
+  #base: number | undefined;
+
+  constructor(
+    readonly src: string,
+    readonly doc: SourceDoc,
+    /** Which key it came from: decides whether `output` and `item` may be used. */
+    readonly role: ExprRole,
+    private readonly path: DocPath,
+    /** The k-th `${{` of the node at `path`; -1 for a bare expression (no braces). */
+    private readonly k: number,
+  ) {}
+
   /** Absolute offset of `src` in `doc.text`. */
-  base: number;
-  doc: SourceDoc;
-  /** Which key it came from: decides whether `output` and `item` may be used. */
-  role: "with" | "when" | "check" | "until" | "items" | "idempotency_key" | "evidence";
+  get base(): number {
+    return (this.#base ??= this.k < 0 ? bareBase(this.doc, this.path, this.src) : exprBase(this.doc, this.path, this.k));
+  }
 }
 
 /** Finds where the k-th `${{` of the node at `path` starts in the source (after the braces). */
+// Both search the file's text in place: a slice per expression fed the GC on large plans.
 function exprBase(doc: SourceDoc, path: DocPath, k: number): number {
   const [s, e] = doc.rangeOf(path);
-  const raw = doc.text.slice(s, e);
-  let idx = -1;
+  const text = doc.text;
+  let idx = s - 1;
   for (let i = 0; i <= k; i++) {
-    idx = raw.indexOf("${{", idx + 1);
-    if (idx < 0) return s;
+    idx = text.indexOf("${{", idx + 1);
+    if (idx < 0 || idx + 3 > e) return s;
   }
-  return s + idx + 3;
+  return idx + 3;
 }
 
 /** Where a bare expression string (no `${{ }}`) starts in the source. */
 function bareBase(doc: SourceDoc, path: DocPath, src: string): number {
   const [s, e] = doc.rangeOf(path);
-  const i = doc.text.slice(s, e).indexOf(src);
-  return i >= 0 ? s + i : s;
+  const i = doc.text.indexOf(src, s);
+  return i >= 0 && i + src.length <= e ? i : s;
 }
 
 /**
@@ -77,7 +94,7 @@ function compileString(s: string, doc: SourceDoc, path: DocPath, role: ExprSite[
       if (p.text) items.push(p.text);
       continue;
     }
-    sites.push({ src: p.src, base: exprBase(doc, path, k++), doc, role });
+    sites.push(new ExprSite(p.src, doc, role, path, k++));
     items.push({ $expr: p.src.trim() });
   }
   if (items.length === 1 && typeof items[0] !== "string") return items[0]!;
@@ -108,7 +125,7 @@ export function compileBareExpression(
     const onlyExpr = parts.length === 1 && exprs.length === 1;
     if (onlyExpr) {
       const p = exprs[0]!;
-      sites.push({ src: p.src, base: exprBase(doc, path, 0), doc, role });
+      sites.push(new ExprSite(p.src, doc, role, path, 0));
       return p.src.trim();
     }
     // Text around an expression in a condition is a mistake; treat the whole thing as text-with-expressions.
@@ -117,13 +134,19 @@ export function compileBareExpression(
     });
     return trimmed;
   }
-  sites.push({ src: s, base: bareBase(doc, path, s), doc, role });
+  sites.push(new ExprSite(s, doc, role, path, -1));
   return trimmed;
 }
 
-/** Parses an expression and reports syntax, function and arity errors at their columns. */
+/**
+ * Parses an expression and reports syntax, function and arity errors at their columns.
+ * The AST and references it returns are positioned within `site.src` (add `site.base`
+ * for the file): most sites are never located.
+ */
 export function parseSite(site: ExprSite, out: Collector): { ast?: Expr; refs: Reference[] } {
-  const { ast, errors } = parseExpression(site.src, site.base);
+  const first = parseExpression(site.src);
+  // Errors are rare: parse again at the site's place so every offset they carry is the file's.
+  const { ast, errors } = first.errors.length ? parseExpression(site.src, site.base) : first;
   for (const e of errors) {
     const code = e.kind === "unknown-function" ? "PS125" : e.kind === "arity" ? "PS126" : "PS124";
     const range: [number, number] = [e.start, Math.max(e.end, e.start + 1)];

@@ -4,7 +4,7 @@
  * `x-planspec-disable` list (the form JSON plans can carry, accepted in YAML too).
  * A suppression must give a reason and must suppress something, so each one stays honest.
  */
-import { CST, Lexer } from "yaml";
+import { loadYaml } from "../compiler/lazy.js";
 import type { SourceDoc } from "../compiler/source.js";
 import { didYouMean } from "../compiler/suggest.js";
 
@@ -58,6 +58,8 @@ export function collectSuppressions(doc: SourceDoc, file: string = doc.file): Su
  * written by a model must not be able to switch the gate off).
  */
 function commentStarts(text: string): Set<number> {
+  // Loaded here, not at import: only a file that mentions a directive gets this far.
+  const { CST, Lexer } = loadYaml();
   const starts = new Set<number>();
   let offset = 0;
   for (const token of new Lexer().lex(text)) {

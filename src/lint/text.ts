@@ -192,6 +192,8 @@ export function expressionRoots(expr: string): Set<string> {
 
 /** Names of the inputs an expression reads: `inputs.x` and `inputs["x"]`. */
 export function inputReferences(expr: string): string[] {
+  // Reading an input takes the name `inputs` in the text: most expressions are not parsed again.
+  if (!expr.includes("inputs")) return [];
   const out: string[] = [];
   for (const r of referencesOf(expr)) if (r.root === "inputs" && typeof r.path[0] === "string") out.push(r.path[0]);
   return out;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { type Expr, FUNCTIONS, parseExpression, references, scanTemplate } from "../../src/compiler/expr/index.js";
-import { parseReferenceChain, parseWithGrammar } from "../../src/compiler/expr/parser.js";
+import { parseWellFormed } from "../../src/compiler/expr/hand-parser.js";
+import { parseWithGrammar } from "../../src/compiler/expr/parser.js";
 
 /** Parses and fails the test on any error. */
 function ok(src: string, base = 0): Expr {
@@ -306,10 +307,10 @@ describe("references", () => {
   });
 });
 
-describe("parseExpression: the reference fast path", () => {
-  it("reads plain reference chains, with offsets, as the grammar does", () => {
+describe("parseExpression: the hand-written reader for well-formed expressions", () => {
+  it("reads reference chains, with offsets, as the grammar does", () => {
     const src = "  steps.read-csv.output.rows ";
-    const fast = parseReferenceChain(src, 10);
+    const fast = parseWellFormed(src, 10);
     expect(fast).toEqual({
       type: "member",
       object: {
@@ -324,23 +325,83 @@ describe("parseExpression: the reference fast path", () => {
       end: 38,
     });
     expect(parseWithGrammar(src, 10)).toEqual({ ast: fast, errors: [] });
-    expect(parseReferenceChain("inputs")).toEqual({ type: "ident", name: "inputs", start: 0, end: 6 });
+    expect(parseWellFormed("inputs")).toEqual({ type: "ident", name: "inputs", start: 0, end: 6 });
   });
 
-  it("leaves everything else to the grammar: operators, calls, indexes, keywords, exotic spaces", () => {
-    for (const src of ["a-b", "a.b-", "len(a)", "a[0]", "a.0", "true", "null.x", "a . b", "\u00a0a", "a..b", "", " ", "a.b c"]) {
-      expect(parseReferenceChain(src), JSON.stringify(src)).toBeUndefined();
+  it("reads operators, calls, lists, indexes, strings and parentheses as the grammar does", () => {
+    const cases = [
+      "len(output.records) > 0",
+      "exists(output.count) && output.count >= 0",
+      "a || b && !c == -d < e + f * g % h / i - j",
+      "(a).b[0]['x y'].c-d",
+      "[1, 2.5e-3, 'it\\'s', \"\\u0041\", true, false, null][inputs.i]",
+      "join([], ',') != ''",
+      "\u00a0a\u2028.b",
+      "1.x",
+      "!!-(-1)",
+    ];
+    for (const src of cases) {
+      const fast = parseWellFormed(src, 7);
+      expect(fast, src).toBeDefined();
+      expect(parseWithGrammar(src, 7), src).toEqual({ ast: fast, errors: [] });
     }
   });
 
-  it("agrees with the grammar on generated expressions", () => {
-    const piece = fc.constantFrom("steps", "inputs", "a", "_x", "true", "null", "read-csv", ".", "-", "0", "1x", " ", "\t", "\n", "\u00a0", "(", ")", "[", "]", "'s'", "+", "output");
+  it("gives every expression with an error, or deep nesting, to the grammar", () => {
+    const errors = ["a-b.", "len(a", "a[0", "a.0", "a..b", "", " ", "a.b c", "a = b", "a & b", "'s", "'\\q'", "lenn(a)", "len(a, b)", "f()", "[1,]", "a ? b : c", "{a}", "'a\nb'", "'a\\\nb'", "'a\\"];
+    for (const src of errors) expect(parseWellFormed(src), JSON.stringify(src)).toBeUndefined();
+    const deep = "(".repeat(300) + "a" + ")".repeat(300);
+    expect(parseWellFormed(deep)).toBeUndefined();
+    expect(parseWellFormed("(".repeat(50) + "a" + ")".repeat(50))).toEqual({ type: "ident", name: "a", start: 0, end: 101 });
+  });
+
+  const piece = fc.constantFrom(
+    "steps", "inputs", "a", "_x", "true", "null", "read-csv", "len", "exists", "join", ".", "-", "!", "0", "1.5", "2e3", "1x", " ", "\t", "\n",
+    "\u00a0", "\u2028", "(", ")", "[", "]", ",", "'s'", '"t"', "'\\n'", "'\\q'", "'", "+", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+    "=", "&", "|", "{", "?", "output",
+  );
+
+  it("agrees with the grammar on generated token soup (fast result = grammar result, else the grammar's answer)", () => {
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), fc.nat(50), (pieces, base) => {
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(50), (pieces, base) => {
         const src = pieces.join("");
-        const fast = parseReferenceChain(src, base);
-        if (fast) expect(parseWithGrammar(src, base)).toEqual({ ast: fast, errors: [] });
-        expect(parseExpression(src, base)).toEqual(fast ? { ast: fast, errors: [] } : parseWithGrammar(src, base));
+        const fast = parseWellFormed(src, base);
+        const grammar = parseWithGrammar(src, base);
+        // Whenever the grammar accepts without any error, the fast reader must accept too, and agree.
+        if (grammar.ast && grammar.errors.length === 0 && src.length < 200) expect(fast, JSON.stringify(src)).toEqual(grammar.ast);
+        if (fast) expect(grammar, JSON.stringify(src)).toEqual({ ast: fast, errors: [] });
+        expect(parseExpression(src, base)).toEqual(fast ? { ast: fast, errors: [] } : grammar);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  // Well-formed expressions built from the grammar, printed with random spacing and parentheses.
+  const space = fc.constantFrom("", " ", "  ", "\n");
+  const exprArb: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom("steps.a.output", "inputs.x", "item", "output.rows", "1", "2.5", "'q'", '"d\\"q"', "true", "null", "run.id"),
+      fc.tuple(tie("e"), fc.constantFrom(...Object.keys({ "||": 1, "&&": 1, "==": 1, "!=": 1, "<": 1, "<=": 1, ">": 1, ">=": 1, "+": 1, "-": 1, "*": 1, "/": 1, "%": 1 })), tie("e"), space, space).map(
+        // `a.b-c` is the name `b-c` after a dot, so a minus there needs a space before it.
+        ([l, op, r, s1, s2]) => `${l}${op === "-" && !s1 ? " " : s1}${op}${s2}${r}`,
+      ),
+      fc.tuple(fc.constantFrom("!", "-"), tie("e")).map(([op, e]) => `${op}${e}`),
+      fc.tuple(tie("e"), space).map(([e, s]) => `(${s}${e}${s})`),
+      fc.tuple(tie("e"), fc.constantFrom("b", "read-csv", "c_1")).map(([e, p]) => `(${e}).${p}`),
+      fc.tuple(tie("e"), tie("e")).map(([e, i]) => `(${e})[${i}]`),
+      fc.array(tie("e"), { maxLength: 3 }).map((xs) => `[${xs.join(", ")}]`),
+      fc.tuple(fc.constantFrom("len", "exists", "lower"), tie("e")).map(([f, a]) => `${f}(${a})`),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => `contains(${a},${b})`),
+    ),
+  })).e;
+
+  it("reads every generated well-formed expression itself, building the grammar's AST", () => {
+    fc.assert(
+      fc.property(exprArb, fc.nat(100), (src, base) => {
+        const grammar = parseWithGrammar(src, base);
+        expect(grammar.errors, src).toEqual([]);
+        expect(parseWellFormed(src, base), src).toEqual(grammar.ast);
       }),
       { numRuns: 3000 },
     );

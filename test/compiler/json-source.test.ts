@@ -170,6 +170,21 @@ describe("parseJsonSource: ranges", () => {
     expect(slice(doc, ["ok"])).toBe("true");
   });
 
+  it("keeps each document's ranges when many are parsed one after another (large, broken, small)", () => {
+    const small = '{"a": [1, {"b": "c"}], "d": null}';
+    const big = JSON.stringify({ steps: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`s${i}`, { n: i, x: [i, `${i}`] }])) });
+    const first = parseOk(small);
+    const before = [first.rangeOf(["a", 1, "b"]), first.rangeOf(["d"], "key")];
+    const large = parseOk(big);
+    expect(parseJsonSource("broken.json", '{"a": [1, 2').errors).not.toEqual([]);
+    const again = parseOk(small);
+    // The first document is read after the others were parsed: its positions are its own.
+    expect([first.rangeOf(["a", 1, "b"]), first.rangeOf(["d"], "key")]).toEqual(before);
+    expect(small.slice(...again.rangeOf(["a", 1, "b"]))).toBe('"c"');
+    expect(big.slice(...large.rangeOf(["steps", "s4999", "x", 1]))).toBe('"4999"');
+    expect(big.slice(...large.rangeOf(["steps", "s17"], "key"))).toBe('"s17"');
+  });
+
   it("falls back to the deepest existing ancestor for a path that does not exist", () => {
     const doc = parseOk(text);
     const steps = doc.rangeOf(["steps"]);

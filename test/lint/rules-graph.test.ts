@@ -98,4 +98,32 @@ describe("PlanGraph one-pass queries", () => {
       }),
     );
   });
+
+  it("isAncestor and ancestors match walking the ancestors, whatever order the questions come in", () => {
+    fc.assert(
+      fc.property(dag, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 60 }), (d, questions) => {
+        const { graph, ancestors } = build(d);
+        // Rows are filled on demand: ask in a random order, then everything.
+        for (const [a, b] of questions) {
+          const ia = a % d.n;
+          const ib = b % d.n;
+          expect(graph.isAncestor(`s${ia}`, `s${ib}`), `s${ia} before s${ib}`).toBe(ancestors(ib).has(ia));
+        }
+        for (let b = d.n - 1; b >= 0; b--) {
+          expect(graph.ancestors(`s${b}`).map((x) => x.id)).toEqual([...ancestors(b)].sort((x, y) => x - y).map((x) => `s${x}`));
+          for (let a = 0; a < d.n; a++) expect(graph.isAncestor(`s${a}`, `s${b}`)).toBe(ancestors(b).has(a));
+        }
+      }),
+    );
+  });
+
+  it("answers on a plan with a cycle (the compiler reports it; lint still runs its graph)", () => {
+    const node = (id: string, needs: string[]) => ({ id, kind: "analyze", goal: id, allowedTools: [], risk: "read", riskInferred: true, dependsOn: needs, consumes: [], success: [], assumes: [], span: { file: "x", start: 0, end: 0, line: 1, col: 1 } });
+    const nodes = [node("a", ["c"]), node("b", ["a"]), node("c", ["b"]), node("d", ["c"])] as IRNode[];
+    const graph = new PlanGraph({ nodes, order: [], tools: {}, deliverables: [] } as unknown as PlanIR);
+    expect(graph.isAncestor("c", "d")).toBe(true);
+    expect(graph.isAncestor("a", "b")).toBe(true);
+    expect(graph.isAncestor("d", "a")).toBe(false);
+    expect(graph.ancestors("d").map((x) => x.id)).toEqual(["a", "b", "c"]);
+  });
 });

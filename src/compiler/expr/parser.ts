@@ -6,6 +6,7 @@ import type { IParserErrorMessageProvider, IToken, TokenType } from "chevrotain"
 import type { BinaryOp, Expr, ExprError, UnaryOp } from "./ast.js";
 import { chevrotain } from "./chevrotain.js";
 import { checkCall } from "./functions.js";
+import { parseWellFormed } from "./hand-parser.js";
 import { decodeString } from "./strings.js";
 import * as t from "./tokens.js";
 
@@ -187,43 +188,16 @@ class ExprParser extends EmbeddedActionsParser {
 // Built on first use, like the lexer: the grammar analysis costs ~10 ms at start-up.
 let parser: ExprParser | undefined;
 
-/** Parses one expression (the text between `${{` and `}}`, or a bare check string). `base` is added to all offsets. */
-export function parseExpression(src: string, base = 0): { ast?: Expr; errors: ExprError[] } {
-  const chain = parseReferenceChain(src, base);
-  return chain ? { ast: chain, errors: [] } : parseWithGrammar(src, base);
-}
-
-// A name followed by `.name` links, between optional ASCII spaces; names after a dot may
-// carry `-x` parts, as the lexer's Identifier reads them.
-const CHAIN = /^([ \t\r\n]*)([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*)[ \t\r\n]*$/;
-const LINK = /\.([A-Za-z_][A-Za-z0-9_-]*)/g;
-
 /**
- * The AST of a plain reference chain (`steps.fetch.output.rows`, `inputs.dir`), or
- * undefined for anything else. Three of four expressions in real plans are one such
- * reference; reading them with one regex instead of the lexer and parser is most of the
- * compiler's expression cost. The result is the one the grammar builds (a test holds them
- * equal), and everything else, every error included, goes through the grammar.
+ * Parses one expression (the text between `${{` and `}}`, or a bare check string). `base` is
+ * added to all offsets. Well-formed expressions are read by hand; the grammar reads the rest.
  */
-export function parseReferenceChain(src: string, base = 0): Expr | undefined {
-  const m = CHAIN.exec(src);
-  if (!m) return undefined;
-  const name = m[2]!;
-  if (name === "true" || name === "false" || name === "null") return undefined;
-  const start = base + m[1]!.length;
-  let e: Expr = { type: "ident", name, start, end: start + name.length };
-  const links = m[3]!;
-  if (links) {
-    const offset = start + name.length;
-    LINK.lastIndex = 0;
-    for (let l = LINK.exec(links); l; l = LINK.exec(links)) {
-      e = { type: "member", object: e, property: l[1]!, start, end: offset + LINK.lastIndex };
-    }
-  }
-  return e;
+export function parseExpression(src: string, base = 0): { ast?: Expr; errors: ExprError[] } {
+  const ast = parseWellFormed(src, base);
+  return ast ? { ast, errors: [] } : parseWithGrammar(src, base);
 }
 
-/** The full grammar: every expression the reference fast path does not take. */
+/** The full grammar: every expression the hand-written reader (hand-parser.ts) gives up on, and every error. */
 export function parseWithGrammar(src: string, base = 0): { ast?: Expr; errors: ExprError[] } {
   const { tokens, errors: lexErrors } = t.lexer().tokenize(src);
   const bad = lexErrors[0];

@@ -78,17 +78,22 @@ const AGAIN = contentWordSet("again once more double re recheck re-check confirm
  */
 function recheckOf(graph: PlanGraph, node: IRNode): IRNode | undefined {
   if (!RECHECK_KINDS.has(node.kind)) return undefined;
-  let best: IRNode | undefined;
+  const candidates: IRNode[] = [];
   for (const id of node.consumes) {
     const c = graph.node(id);
     if (!c || c.kind !== node.kind) continue;
     if (c.tool !== undefined && node.tool !== undefined && c.tool !== node.tool) continue;
-    if (!best || graph.isAncestor(best.id, c.id)) best = c;
+    candidates.push(c);
   }
-  if (!best) return undefined;
+  // The word test first: the answer is one of the candidates, and only if `node` adds nothing
+  // to it. It is cheap and usually fails, while an ancestor test about steps that are not
+  // direct needs fills rows of the graph's ancestor bitsets (quadratic on a large plan).
+  if (!candidates.some((c) => addsNothing(node, c))) return undefined;
+  let best: IRNode | undefined;
+  for (const c of candidates) if (!best || graph.isAncestor(best.id, c.id)) best = c;
+  if (!best || !addsNothing(node, best)) return undefined;
   const covered = best.id;
-  if (!node.consumes.every((id) => id === covered || graph.isAncestor(id, covered))) return undefined;
-  return addsNothing(node, best) ? best : undefined;
+  return node.consumes.every((id) => id === covered || graph.isAncestor(id, covered)) ? best : undefined;
 }
 
 /**

@@ -4,8 +4,8 @@
  * `input_schema` with ajv: types, required and unknown arguments, the number of
  * positional arguments. An expression whose type the plan does not fix is not an error.
  */
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { loadAjv } from "../../compiler/lazy.js";
 import { didYouMean } from "../../compiler/suggest.js";
 import type { IRNode, JsonValue, PlanIR, ToolSpec, Value } from "../../ir.js";
 import { type JsonType, argFact } from "../arguments.js";
@@ -52,7 +52,9 @@ type MessageId = "missing" | "unknown" | "type" | "arity" | "other";
 
 // verbose: errors carry the offending data and their schema, which the messages quote.
 // logger: false, so an unknown `format` in a catalogue does not print while linting.
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true, logger: false });
+// Built for the first tool with an input_schema: most plans declare none, and loading ajv costs ~30 ms.
+let ajv: Ajv | undefined;
+const checker = (): Ajv => (ajv ??= new (loadAjv().Ajv)({ allErrors: true, strict: false, validateSchema: false, verbose: true, logger: false }));
 const validators = new Map<string, ValidateFunction | null>();
 const bySchemaObject = new WeakMap<object, ValidateFunction | null>();
 
@@ -65,7 +67,7 @@ function validatorFor(schema: JsonValue): ValidateFunction | undefined {
     v = validators.get(key);
     if (v === undefined) {
       try {
-        v = ajv.compile(schema);
+        v = checker().compile(schema);
       } catch {
         v = null; // a broken schema is the catalogue's problem, not this step's
       }
