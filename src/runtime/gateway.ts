@@ -48,6 +48,8 @@ export class Gateway {
     private readonly state: RunState,
     private readonly workspace: string,
     private readonly maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
+    /** What programs the tools start inherit (secrets.ts `programEnv`). */
+    private readonly programEnv?: Readonly<Record<string, string>>,
   ) {}
 
   has(name: string): boolean {
@@ -97,6 +99,7 @@ export class Gateway {
       idempotencyKey: cc.idempotencyKey,
       fencingToken: cc.lease?.token,
       maxOutputBytes: this.maxOutputBytes,
+      ...(this.programEnv ? { env: this.programEnv } : {}),
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

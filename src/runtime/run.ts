@@ -14,7 +14,7 @@ import { InputError, resolveInputs } from "./inputs.js";
 import type { Scrubber } from "./redact.js";
 import { redactingStore } from "./redacting-store.js";
 import { newSecretSalt } from "./fingerprint.js";
-import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
+import { comparable, isMark, planSecrets, programEnv, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
@@ -219,7 +219,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes);
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env));
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
@@ -329,7 +329,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes);
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env));
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {

@@ -9,6 +9,7 @@ import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
 import { fillTemplate } from "../../util/template.js";
+import { programEnv } from "../secrets.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -73,7 +74,8 @@ const exec: ToolImpl = {
     const argv = Array.isArray(args.args) ? args.args.map(String) : undefined;
     // The program can reach anything a shell can (hence risk write); its start directory is still checked.
     const cwd = await confinedDir(ctx.workspace, typeof args.cwd === "string" ? args.cwd : ".");
-    const env = { ...process.env, ...((args.env as Record<string, string> | undefined) ?? {}) };
+    // The operator's credentials stay out unless the plan lists them (or passes one in `env`).
+    const env = { ...(ctx.env ?? programEnv(undefined, process.env)), ...((args.env as Record<string, string> | undefined) ?? {}) };
     return new Promise((resolve, reject) => {
       const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";

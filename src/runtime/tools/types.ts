@@ -21,6 +21,11 @@ export interface ToolContext {
   fencingToken?: number;
   /** The step's output limit in bytes: a tool that reads data (a file, a response body) stops past it. */
   maxOutputBytes?: number;
+  /**
+   * The environment for a program the tool starts: the session's without the credentials
+   * the plan does not list in `secrets:` (secrets.ts `programEnv`).
+   */
+  env?: Readonly<Record<string, string>>;
   /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }
