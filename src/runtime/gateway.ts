@@ -50,6 +50,8 @@ export class Gateway {
     private readonly maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
     /** What programs the tools start inherit (secrets.ts `programEnv`). */
     private readonly programEnv?: Readonly<Record<string, string>>,
+    /** Run records inside the workspace the fs tools refuse (ToolContext `guarded`). */
+    private readonly guarded?: readonly string[],
   ) {}
 
   has(name: string): boolean {
@@ -100,6 +102,7 @@ export class Gateway {
       fencingToken: cc.lease?.token,
       maxOutputBytes: this.maxOutputBytes,
       ...(this.programEnv ? { env: this.programEnv } : {}),
+      ...(this.guarded ? { guarded: this.guarded } : {}),
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

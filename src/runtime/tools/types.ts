@@ -22,6 +22,11 @@ export interface ToolContext {
   /** The step's output limit in bytes: a tool that reads data (a file, a response body) stops past it. */
   maxOutputBytes?: number;
   /**
+   * Real paths of directories inside the workspace that hold run records (the run's own
+   * directory, the runs root): the fs tools refuse them like a path outside.
+   */
+  guarded?: readonly string[];
+  /**
    * The environment for a program the tool starts: the session's without the credentials
    * the plan does not list in `secrets:` (secrets.ts `programEnv`).
    */
