@@ -134,7 +134,8 @@ function analyseStep(node: IRNode, ir: PlanIR, stated: Risk, factsOf: (name: str
   if (node.tool !== undefined && node.with && node.kind !== "phase" && mayMatter(node.with, factsOf(node.tool))) {
     const facts = factsOf(node.tool);
     const args = new ArgumentScan(ir, facts, signals, impacts);
-    for (const [key, value] of Object.entries(node.with)) args.visit(value, ["with", key], key, "high");
+    const read = args.programAndArgs(node.with);
+    for (const [key, value] of Object.entries(node.with)) if (!read.includes(key)) args.visit(value, ["with", key], key, "high");
     args.finish();
   }
   let risk = stated;

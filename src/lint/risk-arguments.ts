@@ -65,6 +65,20 @@ export class ArgumentScan {
     private readonly impacts: ImpactSignal[],
   ) {}
 
+  /**
+   * A program and its argument list given apart, the form `exec` runs without a shell
+   * (`{ command: kubectl, args: [delete, ns, prod] }`): read as one argv, since neither
+   * part says alone what the call does. Returns the keys it read (none when `with` has
+   * no such shape), which the per-key walk then skips.
+   */
+  programAndArgs(args: { [key: string]: Value }): string[] {
+    const key = ["command", "cmd"].find((k) => typeof args[k] === "string" && /^\S+$/.test(args[k] as string));
+    const list = args.args;
+    if (key === undefined || !Array.isArray(list) || list.length === 0) return [];
+    this.commands(argvEffects([args[key] as string, ...list.map(argvWord)]), ["with", "args"], this.facts.shell ? "high" : "medium");
+    return [key, "args"];
+  }
+
   visit(v: Value, path: Array<string | number>, key: string, sure: Confidence): void {
     if (path.length === 2) {
       const k = key.toLowerCase();
@@ -154,6 +168,13 @@ export class ArgumentScan {
       this.impacts.push({ impact: "payment", reason: "an `amount` argument", path: ["with", "amount"], confidence: "medium" });
     }
   }
+}
+
+/** One word of an argv as the plan gives it: a literal, or a stand-in word for what only the run knows. */
+function argvWord(v: Value): string {
+  if (typeof v === "string") return v;
+  if (v !== null && typeof v === "object" && isTemplateValue(v)) return v.$template.map((p) => (typeof p === "string" ? p : "X")).join("");
+  return "X";
 }
 
 // Cheap first tests, run on every string argument of every step: outside a SQL or shell

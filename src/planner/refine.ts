@@ -82,6 +82,26 @@ async function subject(opts: RefineOptions): Promise<{ subject: RefineSubject; p
   return { subject: s, plan, sourceFile, sourceText, revision: state.revision };
 }
 
+/**
+ * Where the sub-steps of a phase go past the bounds the plan set on what the planner may
+ * add: more steps than its `max_steps`, a tool outside its `allowed_tools` (when it lists
+ * any). The lint cannot see them (the revised plan no longer has the phase); the model is
+ * told, like a lint error.
+ */
+function beyondPhase(phase: PlanIR["nodes"][number], revised: PlanIR): string[] {
+  const subs = revised.nodes.filter((n) => n.id.startsWith(`${phase.id}.`));
+  const out: string[] = [];
+  const max = phase.phase?.maxSteps;
+  if (max !== undefined && subs.length > max) out.push(`phase "${phase.id}" may be refined into at most ${max} sub-step${max === 1 ? "" : "s"} (max_steps), the answer has ${subs.length}`);
+  if (phase.allowedTools.length > 0) {
+    for (const n of subs) {
+      const extra = n.allowedTools.filter((t) => !phase.allowedTools.includes(t));
+      if (extra.length > 0) out.push(`sub-step "${n.id}" uses ${extra.map((t) => `"${t}"`).join(", ")}, which phase "${phase.id}" does not allow (allowed_tools: ${phase.allowedTools.join(", ")})`);
+    }
+  }
+  return out;
+}
+
 /** Asks for sub-steps, checks the revised plan against the run's, repairs, and records the revision when clean. */
 export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
   const { subject: s, plan, sourceFile, sourceText, revision } = await subject(opts);
@@ -114,11 +134,12 @@ export async function refineStep(opts: RefineOptions): Promise<RefineResult> {
       const files = writeRevision({ sourceFile, sourceText, node: s.node, plan, subSteps: steps as Record<string, unknown>, artifacts: s.artifacts, outDir: opts.outDir, tag });
       const compiled = compileSource(files.planFile, files.planText, { cwd: opts.cwd });
       const diagnostics = [...compiled.diagnostics, ...(compiled.ir ? lintCompiled(compiled, { original }) : [])];
-      const ok = compiled.ir !== undefined && !diagnostics.some((d) => d.severity === "error");
-      result = { ok, diagnostics, compiled, planFile: files.planFile, rounds: round + 1, usage };
-      opts.trace.record({ type: "diagnostics", round, ok, diagnostics: traceDiagnostics(diagnostics) });
+      const outside = compiled.ir && opts.mode === "phase" ? beyondPhase(s.node, compiled.ir) : [];
+      const ok = compiled.ir !== undefined && outside.length === 0 && !diagnostics.some((d) => d.severity === "error");
+      result = { ok, diagnostics, compiled, planFile: files.planFile, rounds: round + 1, usage, ...(outside.length > 0 ? { problem: outside.join("; ") } : {}) };
+      opts.trace.record({ type: "diagnostics", round, ok, diagnostics: traceDiagnostics(diagnostics), ...(outside.length > 0 ? { bounds: outside } : {}) });
       if (ok) break;
-      feedback = renderText(diagnostics.filter((d) => d.severity === "error"), { sources: compiled.sources, color: false }).trimEnd();
+      feedback = [renderText(diagnostics.filter((d) => d.severity === "error"), { sources: compiled.sources, color: false }).trimEnd(), ...outside].filter(Boolean).join("\n");
     }
     if (round < opts.maxRepairs) messages.push({ role: "user", content: repairMessage(feedback, round + 1, opts.maxRepairs) });
   }

@@ -5,6 +5,7 @@ import { envFor, outputSource } from "./env.js";
 import { loadRun, openRun } from "./load.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
+import { formatDuration } from "../compiler/durations.js";
 
 /** A decision that cannot be recorded (unknown step, no gate, not an approver, already decided). */
 export class DecisionError extends Error {
@@ -72,6 +73,7 @@ export async function decide(
       if (unmet.length > 0) {
         throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
       }
+      if (decision === "approved") refuseExpired(node, st);
       if (decision === "approved") record.binding = actionBinding(node, await envFor(node, outputSource(state, store)), state);
       st.decision = record;
       delete st.awaiting;
@@ -85,4 +87,17 @@ export async function decide(
     (store as Store).requeue?.();
     return { kind, state, plan };
   });
+}
+
+/**
+ * `approval.timeout` is the plan's deadline for a yes: once the request is older, only a
+ * resume may settle it (as timed out). Without this an approval given late held whenever
+ * it came before the next resume.
+ */
+function refuseExpired(node: IRNode, st: NodeState): void {
+  const timeout = node.approval?.timeoutMs;
+  if (timeout === undefined || st.awaiting?.kind !== "approval") return;
+  const deadline = Date.parse(st.awaiting.since) + timeout;
+  if (Date.now() <= deadline) return;
+  throw new DecisionError(`the request to approve step "${node.id}" timed out at ${new Date(deadline).toISOString()} (approval.timeout ${formatDuration(timeout)}); resume to end it, or start a new run`);
 }

@@ -48,6 +48,10 @@ export class Gateway {
     private readonly state: RunState,
     private readonly workspace: string,
     private readonly maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
+    /** What programs the tools start inherit (secrets.ts `programEnv`). */
+    private readonly programEnv?: Readonly<Record<string, string>>,
+    /** Run records inside the workspace the fs tools refuse (ToolContext `guarded`). */
+    private readonly guarded?: readonly string[],
   ) {}
 
   has(name: string): boolean {
@@ -97,6 +101,8 @@ export class Gateway {
       idempotencyKey: cc.idempotencyKey,
       fencingToken: cc.lease?.token,
       maxOutputBytes: this.maxOutputBytes,
+      ...(this.programEnv ? { env: this.programEnv } : {}),
+      ...(this.guarded ? { guarded: this.guarded } : {}),
       callTool: (name, a) => this.call(name, a, cc),
     };
     const started = performance.now();

@@ -74,22 +74,66 @@ function literal(form: string): string {
   return runs.join("(?:)");
 }
 
-/** One case-insensitive pattern of every form. Its error would quote the secrets: it says only what failed. */
-function formsPattern(forms: readonly string[]): RegExp {
+/**
+ * The longest secret also searched as an escaped pattern (below): a longer one (a CA
+ * bundle) is searched in its fixed forms only, which keeps the pattern one V8 compiles.
+ */
+const ESCAPED_MAX = 1024;
+
+const JSON_SHORT: Readonly<Record<string, string>> = { "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f" };
+const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+
+/**
+ * A secret as encoders write it that escape only some of its characters, in any mix: a
+ * URL keeps `/` and `=` of a query value but encodes a space or `"`; Go's JSON writes `<`
+ * as `\u003c`, Python's every non-ASCII character, PHP's `/` as `\/`. Each character but
+ * a letter or digit matches itself, its UTF-8 percent-encoding, its `\uXXXX` escape and a
+ * backslash escape (a space `+` too). Hex digits and letters match in any case (flag `i`).
+ */
+function escapedPattern(secret: string): string {
+  let out = "";
+  for (const ch of secret) {
+    if (/^[A-Za-z0-9]$/.test(ch)) {
+      out += ch;
+      continue;
+    }
+    const alts = [escapeRe(ch), [...Buffer.from(ch, "utf8")].map((b) => `%${hex(b, 2)}`).join(""), `\\\\${JSON_SHORT[ch] ?? escapeRe(ch)}`];
+    alts.push([...Array(ch.length).keys()].map((i) => `\\\\u${hex(ch.charCodeAt(i), 4)}`).join(""));
+    if (ch === " ") alts.push("\\+");
+    out += `(?:${alts.join("|")})`;
+  }
+  return out;
+}
+
+/** Whether an escaped pattern of `secret` finds more than its fixed forms: it has a character to escape, and is not too long. */
+function needsEscapedPattern(secret: string): boolean {
+  return secret.length <= ESCAPED_MAX && /[^A-Za-z0-9]/.test(secret);
+}
+
+/**
+ * One case-insensitive pattern of every form, escaped patterns and fixed forms; longest first, by the secret's
+ * length for a pattern and the form's for a literal, so a secret containing another is
+ * replaced whole. Its error would quote the secrets: it says only what failed.
+ */
+function formsPattern(forms: readonly string[], escaped: readonly string[]): RegExp {
+  const alts = [...escaped.map((s) => ({ len: s.length, src: escapedPattern(s) })), ...forms.map((f) => ({ len: f.length, src: literal(f) }))];
+  alts.sort((a, b) => b.len - a.len);
   try {
-    return new RegExp(forms.map(literal).join("|"), "gi");
+    return new RegExp(alts.map((a) => a.src).join("|"), "gi");
   } catch {
     throw new Error(`the ${forms.length} forms of this session's secrets do not fit one pattern (${forms.reduce((n, f) => n + f.length, 0)} characters)`);
   }
 }
 
 export class Scrubber {
-  /** Every form of every secret, longest first so a secret containing another is replaced whole. */
+  /** Every fixed form of every secret the escaped patterns do not find, longest first so a secret containing another is replaced whole. */
   private readonly needles: string[];
   /** The forms as one case-insensitive pattern (an upper-cased key or HEX is still the key). */
   private readonly pattern: RegExp | undefined;
   /** The secret each lower-cased form is a form of (its fingerprint tags it in `tagged`). */
   private readonly secretOf = new Map<string, string>();
+  /** The secrets also searched as escaped patterns, each with its pattern for a whole match (which secret `tagged` found). */
+  private readonly escaped: Array<{ secret: string; whole: RegExp }>;
   /** The run's salt for those fingerprints. */
   readonly salt: SecretSalt;
 
@@ -97,22 +141,27 @@ export class Scrubber {
   constructor(secrets: Iterable<string>, opts: { encodings?: boolean; salt?: SecretSalt } = {}) {
     this.salt = opts.salt === undefined ? newSecretSalt() : opts.salt;
     const set = new Set<string>();
+    const escaped = new Map<string, RegExp>();
     for (const s of secrets) {
       if (s === "") continue;
+      const whole = opts.encodings !== false && needsEscapedPattern(s) ? new RegExp(`^(?:${escapedPattern(s)})$`, "i") : undefined;
+      if (whole) escaped.set(s, whole);
       for (const form of opts.encodings === false ? [s] : encodings(s)) {
         // An encoding shorter than 4 characters would scrub ordinary text.
         if (form === s || form.length >= 4) {
-          set.add(form);
+          // A form the escaped pattern finds (as is, URL-encoded, JSON-escaped) needs no literal of its own.
+          if (!whole?.test(form)) set.add(form);
           if (!this.secretOf.has(form.toLowerCase())) this.secretOf.set(form.toLowerCase(), s);
         }
       }
     }
+    this.escaped = [...escaped].map(([secret, whole]) => ({ secret, whole }));
     this.needles = [...set].sort((a, b) => b.length - a.length);
-    this.pattern = this.needles.length > 0 ? formsPattern(this.needles) : undefined;
+    this.pattern = this.needles.length + this.escaped.length > 0 ? formsPattern(this.needles, this.escaped.map((e) => e.secret)) : undefined;
   }
 
   get empty(): boolean {
-    return this.needles.length === 0;
+    return this.pattern === undefined;
   }
 
   /** `text` with every secret (in any of its forms, in any case) replaced by `[redacted]`. */
@@ -128,7 +177,7 @@ export class Scrubber {
   tagged(text: string): string {
     if (!this.pattern) return text;
     return text.replace(this.pattern, (m) => {
-      const secret = this.secretOf.get(m.toLowerCase());
+      const secret = this.secretOf.get(m.toLowerCase()) ?? this.escaped.find((e) => e.whole.test(m))?.secret;
       return secret === undefined ? REDACTED : `[secret ${fingerprint(secret, this.salt)}]`;
     });
   }

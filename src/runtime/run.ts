@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore, readStatusSummary } from "./file-store.js";
 import { planspecVersion } from "../util/version.js";
@@ -14,7 +14,7 @@ import { InputError, resolveInputs } from "./inputs.js";
 import type { Scrubber } from "./redact.js";
 import { redactingStore } from "./redacting-store.js";
 import { newSecretSalt } from "./fingerprint.js";
-import { comparable, isMark, planSecrets, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
+import { comparable, isMark, planSecrets, programEnv, requireSecretInputs, runSalt, sessionScrubber, withEnvInputs } from "./secrets.js";
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
@@ -89,6 +89,22 @@ export function newRunId(planName: string): string {
 /** The directory that holds runs under a working directory. */
 export function runsRoot(cwd: string): string {
   return resolve(cwd, ".planspec", "runs");
+}
+
+/**
+ * The run records inside the workspace (the run's directory, the runs root) as real
+ * paths: the fs tools refuse them, so a plan cannot read a run's salt or append forged
+ * lines to its events or journal. A workspace inside one of them guards nothing.
+ */
+function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>): string[] {
+  const out: string[] = [];
+  for (const d of dirs) {
+    if (d === undefined) continue;
+    const real = existsSync(d) ? realpathSync(d) : resolve(d);
+    const rel = relative(workspace, real);
+    if (rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) out.push(real);
+  }
+  return out;
 }
 
 function emitter(store: Store, onEvent?: (e: RunEvent) => void) {
@@ -219,7 +235,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes);
+    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd)]);
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
@@ -329,7 +346,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes);
+    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd())]);
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {

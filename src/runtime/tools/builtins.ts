@@ -7,8 +7,9 @@ import { spawn } from "node:child_process";
 import { parseCsv, toRecords } from "./csv.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
-import { confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
+import { type Confinement, confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
 import { fillTemplate } from "../../util/template.js";
+import { programEnv } from "../secrets.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -22,17 +23,22 @@ const fsRead: ToolImpl = {
   risk: "read",
   description: "Read a text file in the workspace: { path } -> { path, content, bytes }",
   async run(args, ctx) {
-    const content = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
+    const content = await readConfined(confinement(ctx), args.path, ctx.signal, ctx.maxOutputBytes);
     return { path: str(args, "path", "fs.read"), content, bytes: Buffer.byteLength(content) };
   },
 };
+
+/** Where a step's fs built-ins may go: its workspace without the run records inside it. */
+function confinement(ctx: ToolContext): Confinement {
+  return { workspace: ctx.workspace, ...(ctx.guarded ? { guarded: ctx.guarded } : {}) };
+}
 
 const fsList: ToolImpl = {
   risk: "read",
   description: "List a directory in the workspace: { path? } -> { path, entries: [{ name, type }] }",
   async run(args, ctx) {
     const path = typeof args.path === "string" ? args.path : ".";
-    const entries = (await listConfined(ctx.workspace, path))
+    const entries = (await listConfined(confinement(ctx), path))
       .map((e) => ({ name: e.name, type: e.isDirectory() ? "dir" : e.isFile() ? "file" : "other" }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { path, entries };
@@ -44,7 +50,7 @@ const fsWrite: ToolImpl = {
   description: "Write (or append to) a file in the workspace: { path, content, append? } -> { path, bytes }",
   async run(args, ctx) {
     const content = typeof args.content === "string" ? args.content : JSON.stringify(args.content ?? null, null, 2);
-    const path = await writeConfined(ctx.workspace, args.path, content, args.append === true);
+    const path = await writeConfined(confinement(ctx), args.path, content, args.append === true);
     return { path, bytes: Buffer.byteLength(content) };
   },
 };
@@ -53,7 +59,7 @@ const csvRead: ToolImpl = {
   risk: "read",
   description: "Read a CSV file (RFC 4180, first row is the header): { path, delimiter? } -> { path, header, rows, records }",
   async run(args, ctx) {
-    const text = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
+    const text = await readConfined(confinement(ctx), args.path, ctx.signal, ctx.maxOutputBytes);
     const delimiter = typeof args.delimiter === "string" ? args.delimiter : ",";
     let parsed: ReturnType<typeof toRecords>;
     try {
@@ -72,8 +78,9 @@ const exec: ToolImpl = {
     const command = str(args, "command", "exec");
     const argv = Array.isArray(args.args) ? args.args.map(String) : undefined;
     // The program can reach anything a shell can (hence risk write); its start directory is still checked.
-    const cwd = await confinedDir(ctx.workspace, typeof args.cwd === "string" ? args.cwd : ".");
-    const env = { ...process.env, ...((args.env as Record<string, string> | undefined) ?? {}) };
+    const cwd = await confinedDir(confinement(ctx), typeof args.cwd === "string" ? args.cwd : ".");
+    // The operator's credentials stay out unless the plan lists them (or passes one in `env`).
+    const env = { ...(ctx.env ?? programEnv(undefined, process.env)), ...((args.env as Record<string, string> | undefined) ?? {}) };
     return new Promise((resolve, reject) => {
       const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
@@ -156,7 +163,7 @@ const templateRender: ToolImpl = {
   async run(args, ctx) {
     let template: string;
     if (typeof args.template === "string") template = args.template;
-    else if (typeof args.path === "string") template = await readConfined(ctx.workspace, args.path, ctx.signal, ctx.maxOutputBytes);
+    else if (typeof args.path === "string") template = await readConfined(confinement(ctx), args.path, ctx.signal, ctx.maxOutputBytes);
     else throw new ToolError('template.render: give "template" (text) or "path" (a file in the workspace)');
     return renderTemplate(template, args.values ?? {});
   },

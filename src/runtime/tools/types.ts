@@ -21,6 +21,16 @@ export interface ToolContext {
   fencingToken?: number;
   /** The step's output limit in bytes: a tool that reads data (a file, a response body) stops past it. */
   maxOutputBytes?: number;
+  /**
+   * Real paths of directories inside the workspace that hold run records (the run's own
+   * directory, the runs root): the fs tools refuse them like a path outside.
+   */
+  guarded?: readonly string[];
+  /**
+   * The environment for a program the tool starts: the session's without the credentials
+   * the plan does not list in `secrets:` (secrets.ts `programEnv`).
+   */
+  env?: Readonly<Record<string, string>>;
   /** Calls another tool through the gateway (subject to the step's allowed tools and risk). */
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
 }

@@ -37,8 +37,29 @@ function inside(root: string, p: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-function rootOf(workspace: string): string {
-  return realpathSync(workspace);
+/**
+ * Where fs tools may go: a workspace, less the directories inside it that hold run
+ * records (the run's own directory, the runs root), which a plan could otherwise read
+ * (a run's salt) or append forged lines to (plain checksums are no seal).
+ */
+export interface Confinement {
+  workspace: string;
+  /** Real paths of directories the tools must not open, read or write below. */
+  guarded?: readonly string[];
+}
+
+interface Root {
+  root: string;
+  guarded: readonly string[];
+}
+
+function rootOf(where: string | Confinement): Root {
+  return typeof where === "string" ? { root: realpathSync(where), guarded: [] } : { root: realpathSync(where.workspace), guarded: where.guarded ?? [] };
+}
+
+/** Refuses a real path inside a guarded directory. */
+function checkGuarded(r: Root, p: string, real: string): void {
+  if (r.guarded.some((d) => inside(d, real))) throw new PathEscapeError(p, "is inside the run directory or the runs root (the runtime's records)");
 }
 
 /** The workspace-relative path `p` names, refused when it leaves the workspace on its face (`..`, absolute). */
@@ -63,7 +84,8 @@ function openedPath(handle: FileHandle, opened: string): string {
 }
 
 /** Opens `abs` (following symlinks) and verifies that what was opened is in the workspace. */
-async function openVerified(root: string, p: string, abs: string, flags: number): Promise<{ handle: FileHandle; real: string }> {
+async function openVerified(r: Root, p: string, abs: string, flags: number): Promise<{ handle: FileHandle; real: string }> {
+  const { root } = r;
   let handle: FileHandle;
   try {
     handle = await open(abs, flags);
@@ -74,6 +96,7 @@ async function openVerified(root: string, p: string, abs: string, flags: number)
   try {
     const real = openedPath(handle, abs);
     if (!inside(root, real)) throw new PathEscapeError(p);
+    checkGuarded(r, p, real);
     return { handle, real };
   } catch (err) {
     await handle.close();
@@ -96,11 +119,11 @@ export function tooLarge(what: string, maxBytes: number): string {
 }
 
 /** Reads a text file of the workspace; one larger than `maxBytes` is refused before it is read. */
-export async function readConfined(workspace: string, p: unknown, signal?: AbortSignal, maxBytes = Infinity): Promise<string> {
-  const root = rootOf(workspace);
-  const abs = lexical(root, p);
+export async function readConfined(workspace: string | Confinement, p: unknown, signal?: AbortSignal, maxBytes = Infinity): Promise<string> {
+  const r = rootOf(workspace);
+  const abs = lexical(r.root, p);
   // O_NONBLOCK: opening a FIFO planted in the workspace must not hang the run.
-  const { handle } = await openVerified(root, p as string, abs, O_RDONLY | O_NONBLOCK);
+  const { handle } = await openVerified(r, p as string, abs, O_RDONLY | O_NONBLOCK);
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new ToolError(`path "${String(p)}" is not a regular file`);
@@ -112,10 +135,10 @@ export async function readConfined(workspace: string, p: unknown, signal?: Abort
 }
 
 /** Lists a directory of the workspace. */
-export async function listConfined(workspace: string, p: unknown): Promise<Dirent[]> {
-  const root = rootOf(workspace);
-  const abs = lexical(root, p);
-  const { handle, real } = await openVerified(root, p as string, abs, O_RDONLY | O_DIRECTORY);
+export async function listConfined(workspace: string | Confinement, p: unknown): Promise<Dirent[]> {
+  const r = rootOf(workspace);
+  const abs = lexical(r.root, p);
+  const { handle, real } = await openVerified(r, p as string, abs, O_RDONLY | O_DIRECTORY);
   try {
     return await readdir(PROC ? `/proc/self/fd/${handle.fd}` : real, { withFileTypes: true });
   } finally {
@@ -124,9 +147,9 @@ export async function listConfined(workspace: string, p: unknown): Promise<Diren
 }
 
 /** The real path of a directory of the workspace, verified after opening it (for a child's cwd). */
-export async function confinedDir(workspace: string, p: unknown): Promise<string> {
-  const root = rootOf(workspace);
-  const { handle, real } = await openVerified(root, p as string, lexical(root, p), O_RDONLY | O_DIRECTORY);
+export async function confinedDir(workspace: string | Confinement, p: unknown): Promise<string> {
+  const r = rootOf(workspace);
+  const { handle, real } = await openVerified(r, p as string, lexical(r.root, p), O_RDONLY | O_DIRECTORY);
   await handle.close();
   return real;
 }
@@ -142,14 +165,14 @@ function at(dir: HeldDir, name: string): string {
 }
 
 /** Opens (creating as needed) the directory `rel` below the root, one verified component at a time. */
-async function holdDir(root: string, p: string, rel: string): Promise<HeldDir> {
-  let cur: HeldDir = await openVerified(root, p, root, O_RDONLY | O_DIRECTORY);
+async function holdDir(r: Root, p: string, rel: string): Promise<HeldDir> {
+  let cur: HeldDir = await openVerified(r, p, r.root, O_RDONLY | O_DIRECTORY);
   try {
     for (const name of rel.split(sep).filter((c) => c !== "" && c !== ".")) {
       const next = at(cur, name);
       let held: HeldDir;
       try {
-        held = await openVerified(root, p, next, O_RDONLY | O_DIRECTORY);
+        held = await openVerified(r, p, next, O_RDONLY | O_DIRECTORY);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
         // mkdir does not follow a final symlink: a dangling one makes it fail, and is refused.
@@ -157,7 +180,7 @@ async function holdDir(root: string, p: string, rel: string): Promise<HeldDir> {
           if (e.code !== "EEXIST") throw e;
         });
         if ((await lstat(next)).isSymbolicLink()) throw new PathEscapeError(p, "goes through a dangling symlink");
-        held = await openVerified(root, p, next, O_RDONLY | O_DIRECTORY);
+        held = await openVerified(r, p, next, O_RDONLY | O_DIRECTORY);
       }
       await cur.handle.close();
       cur = held;
@@ -174,13 +197,16 @@ async function holdDir(root: string, p: string, rel: string): Promise<HeldDir> {
  * A symlink as the last component is followed only to a target inside the workspace,
  * and then the target is written, never the link's destination as found later.
  */
-export async function writeConfined(workspace: string, p: unknown, content: string, append: boolean, hops = 0): Promise<string> {
-  const root = rootOf(workspace);
+export async function writeConfined(workspace: string | Confinement, p: unknown, content: string, append: boolean, hops = 0): Promise<string> {
+  const r = rootOf(workspace);
+  const { root } = r;
   const abs = lexical(root, p);
   if (abs === root) throw new PathEscapeError(p as string, "is the workspace itself");
-  const dir = await holdDir(root, p as string, relative(root, dirname(abs)));
+  const dir = await holdDir(r, p as string, relative(root, dirname(abs)));
   try {
     const name = basename(abs);
+    // The name itself may be a guarded directory (`--run-dir run`, then a write to `run`).
+    checkGuarded(r, p as string, join(dir.real, name));
     const target = at(dir, name);
     const existing = await lstat(target).catch(() => undefined);
     if (existing?.isSymbolicLink()) {
