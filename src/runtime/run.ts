@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore, readStatusSummary } from "./file-store.js";
 import { planspecVersion } from "../util/version.js";
@@ -24,6 +24,7 @@ import { envReferences } from "../compiler/mcp.js";
 import type { McpPool } from "./mcp/pool.js";
 import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
+import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
 
 export interface SessionOptions {
@@ -101,8 +102,7 @@ function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>)
   for (const d of dirs) {
     if (d === undefined) continue;
     const real = existsSync(d) ? realpathSync(d) : resolve(d);
-    const rel = relative(workspace, real);
-    if (rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) out.push(real);
+    if (real !== workspace && inside(workspace, real)) out.push(real);
   }
   return out;
 }

@@ -32,7 +32,8 @@ const PROC = existsSync("/proc/self/fd");
 const PATH_MAX = 4096;
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
-function inside(root: string, p: string): boolean {
+/** Whether `p` is `root` or below it (both absolute, real paths for a real answer). */
+export function inside(root: string, p: string): boolean {
   const rel = relative(root, p);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
