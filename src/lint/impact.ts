@@ -1,7 +1,7 @@
 /**
  * Blast radius: which effects are too big to run without a person saying yes. An
  * external effect that moves money, hits production, publishes to the public or repeats
- * in bulk (a `for_each`).
+ * in bulk (a `for_each`), and a destructive write on production.
  */
 import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence } from "../diagnostic.js";
@@ -32,6 +32,11 @@ export function isGate(n: IRNode): boolean {
 export function highImpact(risk: EffectiveRisk, node: IRNode, bulkItems = DEFAULT_BULK_ITEMS): HighImpact | undefined {
   const r = risk.of(node);
   if (node.kind === "approval") return undefined;
+  if (r.risk === "write" && r.destructive) {
+    // A destructive write on production (a DELETE on a `*.prod.*` database host) cannot be taken back either.
+    const s = risk.impact(node, "production");
+    return s ? { impact: "production", reason: s.reason, path: s.path, confidence: minConfidence(risk.confidence(node, "write"), s.confidence) } : undefined;
+  }
   if (r.risk !== "external") return undefined;
   const sure = risk.confidence(node, "external");
   for (const impact of ORDER) {

@@ -59,7 +59,7 @@ const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wi
 /** Programs that make a string look like a command even outside a shell tool. */
 export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
   "rm", "kubectl", "oc", "helm", "terraform", "tofu", "terragrunt", "git", "gh", "docker", "podman", "aws", "gcloud", "az",
-  "psql", "mysql", "sqlite3", "npm", "pnpm", "yarn", "cargo", "twine", "sudo", "curl", "systemctl", "ssh", "bash", "sh",
+  "psql", "mysql", "sqlite3", "npm", "pnpm", "yarn", "cargo", "twine", "sudo", "curl", "systemctl", "ssh", "bash", "sh", "fastlane",
 ]);
 
 /** The effects of every simple command in `text` that is not a plain read. */
@@ -93,6 +93,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       i++;
       while (words[i]?.startsWith("-")) i += words[i] === "-u" || words[i] === "-g" || words[i] === "-n" ? 2 : 1;
     } else if (basename(w) === "timeout") i += 2;
+    // `bundle exec fastlane supply`: the program is the word after.
+    else if (basename(w) === "bundle" && words[i + 1] === "exec") i += 2;
     else break;
   }
   const program = basename(words[i]!);
@@ -210,6 +212,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     case "service": {
       const verb = program === "service" ? sub[1] ?? "" : s0;
       if (/^(?:stop|restart|disable|mask|kill|reload|isolate)$/.test(verb)) return push(W, `${program} ${verb}`);
+      return;
+    }
+    case "fastlane": {
+      // Store uploads leave the machine; the Play production track (supply's default) is a public release.
+      const action = s0;
+      if (/^(?:supply|upload_to_play_store)$/.test(action)) {
+        const t = args.findIndex((a) => a === "--track" || a.startsWith("--track=") || a.startsWith("track:"));
+        const track = t < 0 ? "production" : args[t]!.includes("=") || args[t]!.includes(":") ? args[t]!.replace(/^[^=:]*[=:]/, "") : args[t + 1] ?? "";
+        return push(/^(?:internal|alpha|beta)$/.test(track) ? X : XP, `fastlane ${action}`);
+      }
+      if (/^(?:deliver|upload_to_app_store|appstore)$/.test(action)) return push(XP, `fastlane ${action}`);
+      if (/^(?:pilot|upload_to_testflight|testflight|firebase_app_distribution|appcenter_upload)$/.test(action)) return push(X, `fastlane ${action}`);
       return;
     }
     case "find":

@@ -2,8 +2,9 @@
  * What a tool's name and description say it does: `payments.refund`, `book_flight` and
  * "Sends an email" name an action; `refunds.list`, `payment_status` and "Drafts an email
  * but does not send it" do not. Only the verb position counts (the first word of a
- * snake_case id or of the description, the last segment of a dotted id), so nouns such
- * as "address book" or "style transfer" stay nouns. A heuristic: medium confidence.
+ * snake_case id or of the description, the last segment of a dotted id, a verb opening a
+ * later clause of the description), so nouns such as "address book" or "style transfer"
+ * stay nouns. A heuristic: medium confidence.
  */
 import type { Risk } from "../ir.js";
 
@@ -82,13 +83,37 @@ export function toolActions(id: string, description: string | undefined): ToolAc
   if (description) {
     const lead = description.trim().replace(LEAD_IN, "");
     const m = /^([A-Za-z]+)/.exec(lead);
-    const w = m ? base(m[1]!.toLowerCase()) : "";
-    const cls = VERBS[w];
-    if (cls && !ID_ONLY.has(w) && !(NEEDS_MONEY.has(w) && !money) && !READ_WORDS.has(w)) {
-      out.push({ cls, risk: CLASS_RISK[cls], word: m![1]!, where: "description" });
+    const first = m ? descriptionAction(m[1]!, money) : undefined;
+    if (first) out.push(first);
+    else {
+      // A later clause's verb: "Creates the account, assigns the groups and sends the welcome
+      // email"; "Adds an update to the queue; Buffer publishes it at scheduled_at".
+      for (const c of description.matchAll(LATER_VERB)) {
+        const act = descriptionAction(c[1]!, money);
+        if (act) {
+          out.push(act);
+          break;
+        }
+      }
     }
   }
   return out;
+}
+
+/**
+ * A verb that opens a later clause: after a comma, semicolon, `and`, `then`, `which` or
+ * `that`, perhaps after a short subject ("Buffer", "it", "the service"), in the third
+ * person, with its object right after ("sends the", "publishes it"). "Lists orders and
+ * refunds for a year" names refunds; "it does not send it" sends nothing.
+ */
+const LATER_VERB =
+  /(?:[,;:.]\s+(?:and\s+|then\s+)?|\s(?:and|then|which|that)\s+)(?:(?:it|this|that|the\s+[a-z]+|[A-Z][\w-]*)\s+)?([a-z]+s)\s+(?:the|a|an|it|them|its|their|this|that|these|those|each|every|all|your|his|her|our)\b/g;
+
+function descriptionAction(word: string, money: boolean): ToolAction | undefined {
+  const w = base(word.toLowerCase());
+  const cls = VERBS[w];
+  if (!cls || ID_ONLY.has(w) || (NEEDS_MONEY.has(w) && !money) || READ_WORDS.has(w)) return undefined;
+  return { cls, risk: CLASS_RISK[cls], word, where: "description" };
 }
 
 /** An id segment's base form: itself or its singular (`refunds` → `refund`), never a guess at a tense. */

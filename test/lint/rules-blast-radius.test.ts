@@ -200,6 +200,50 @@ testRule(highImpactWithoutApproval, {
       errors: [{ messageId: "noApproval", line: 3, column: 3 }],
     },
     {
+      // docs/rules.md: "... and a destructive write on production".
+      name: "a destructive write on a production database through a read-labelled shell",
+      code: planWith(SHELL, `
+        purge:
+          kind: analyze
+          goal: Remove the customer's rows
+          tool: shell.exec
+          with: { command: "psql -h pg-main.prod.acme.internal -d app -c 'DELETE FROM customers WHERE id = 42'" }
+      `),
+      errors: [{ messageId: "noApproval", line: 3, column: 3 }],
+    },
+    {
+      name: "a description whose later clause sends mail, repeated for a cohort",
+      code: planWith(
+        "{ hr.hires: { risk: read }, directory.provision_user: { risk: write, description: 'Creates the account of the person, assigns the app groups and sends the welcome email with the activation link' } }",
+        `
+        hires: { kind: read, goal: List the new hires, tool: hr.hires, output: hires }
+        provision:
+          kind: write
+          needs: [hires]
+          goal: Provision an account for each new hire
+          tool: directory.provision_user
+          for_each: { items: "\${{ steps.hires.output }}", max_items: 60 }
+          with: { login: "\${{ item.email }}" }
+      `,
+      ),
+      errors: [{ messageId: "noApproval", line: 4, column: 3 }],
+    },
+    {
+      name: "a description whose second sentence publishes to the public",
+      code: planWith(
+        "{ buffer.add_update: { risk: write, description: 'Adds an update to a Buffer profile queue; Buffer publishes it to the connected social account at scheduled_at' } }",
+        `
+        queue:
+          kind: write
+          goal: Queue the launch post
+          tool: buffer.add_update
+          with: { text: Orbit 2 is out, visibility: public }
+          idempotency_key: orbit-2-launch
+      `,
+      ),
+      errors: [{ messageId: "noApproval", line: 3, column: 3 }],
+    },
+    {
       name: "a production context on a cluster change",
       code: planWith(SHELL, `
         scale:
@@ -211,6 +255,51 @@ testRule(highImpactWithoutApproval, {
           idempotency_key: scale-api
       `),
       errors: [{ messageId: "noApproval", line: 3, column: 3 }],
+    },
+  ],
+});
+
+testRule(riskUnderLabelled, {
+  valid: [
+    planWith(SHELL, `
+      lanes:
+        kind: read
+        goal: List the fastlane lanes of the app
+        tool: shell.exec
+        with: { command: "bundle exec fastlane lanes" }
+    `),
+    {
+      name: "a later clause that only reads or drafts",
+      code: planWith("{ mail.compose: { risk: read, description: 'Creates a draft of the reply, checks the spelling and returns the draft; it does not send it' } }", `
+        draft:
+          kind: read
+          goal: Draft the reply to the customer
+          tool: mail.compose
+          with: { ticket: T-1 }
+      `),
+    },
+    {
+      name: "a later clause that names an action as a noun",
+      code: planWith("{ orders.history: { risk: read, description: 'Lists the orders, returns and refunds of the customer for the last year' } }", `
+        history:
+          kind: read
+          goal: Show the customer's order history
+          tool: orders.history
+          with: { customer: C-1 }
+      `),
+    },
+  ],
+  invalid: [
+    {
+      name: "fastlane supply uploads to a store track",
+      code: planWith(SHELL, `
+        upload:
+          kind: write
+          goal: Upload the bundle to the production track
+          tool: shell.exec
+          with: { command: "bundle exec fastlane supply --aab app.aab --track production --rollout 1.0" }
+      `),
+      errors: [{ messageId: "belowEffect", line: 7, column: 22 }],
     },
   ],
 });

@@ -156,6 +156,15 @@ testRule(unboundedLoop, {
         retry: { max_attempts: 3 }
         output: status
     `),
+    {
+      name: "keep and until that promise no loop",
+      code: plan(`
+        freeze:
+          kind: read
+          goal: Keep the existing labels until the migration ends and read the open tickets
+          tool: fs.read
+      `),
+    },
   ],
   invalid: [
     {
@@ -188,6 +197,16 @@ testRule(unboundedLoop, {
           kind: write
           goal: Keep trying fixes to the retry loop until the tests pass
           tool: fs.write
+      `),
+      errors: [{ messageId: "openEndedGoal", line: 5, column: 11 }],
+    },
+    {
+      name: "an open-ended goal with another verb: keep adjusting until",
+      code: plan(`
+        tie_out:
+          kind: verify
+          goal: Re-run the trial balance and keep adjusting until the accruals tie out
+          tool: fs.read
       `),
       errors: [{ messageId: "openEndedGoal", line: 5, column: 11 }],
     },

@@ -80,6 +80,24 @@ testRule(offGoalStep, {
   ],
 });
 
+/** A one-step plan whose step runs `command` through a shell tool catalogued read. */
+const tfPlan = (command: string): string =>
+  [
+    "planspec: 1",
+    "name: status-record",
+    "goal: Move the status record to the new provider.",
+    "tools: { tf.run: { risk: read, description: Run a terraform command in the infra repository } }",
+    "limits: { run_timeout: 10m, max_tool_calls: 5 }",
+    "steps:",
+    "  plan_change:",
+    "    kind: analyze",
+    `    with: { command: "${command}" }`,
+    "    goal: Produce the terraform plan of the status record change",
+    "    tool: tf.run",
+    "    timeout: 5m",
+    "",
+  ].join("\n");
+
 testRule(unsafeRevision, {
   valid: [
     {
@@ -105,6 +123,13 @@ testRule(unsafeRevision, {
         patch: { kind: write, needs: [read_client], goal: Patch the retry loop of the client, tool: fs.write, output: patch }
       `),
       errors: [{ messageId: "riskRaised", line: 7, column: 11 }],
+    },
+    {
+      // docs/rules.md: the *effective* risk, so a command the revision chains on counts.
+      name: "a read step whose revised command now applies",
+      original: tfPlan("terraform plan -target=aws_route53_record.status -out=status.tfplan"),
+      code: tfPlan("terraform plan -target=aws_route53_record.status -out=status.tfplan && terraform apply -auto-approve status.tfplan"),
+      errors: [{ messageId: "riskRaised", line: 9, column: 22 }],
     },
     {
       // The dropped gate is revision-removes-safeguard's finding now, not this rule's.

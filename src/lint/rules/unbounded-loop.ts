@@ -6,7 +6,7 @@ import { defineRule } from "../rule.js";
 
 // Goal phrasings that promise to go on until an outcome, seen in generated plans.
 const OPEN_ENDED =
-  /\b(until (?:it |they |the \w+ )?(?:is |are )?(?:found|works?|passe?s|succeeds?|successful|fixed|green|resolved|done)|keep (?:on )?(?:trying|retrying|going|looping|polling|searching|checking|iterating)|try again until|as (?:many times|long) as (?:needed|necessary|it takes)|indefinitely|forever|over and over|no matter how long)\b/i;
+  /\b(until (?:it |they |the \w+ )?(?:is |are )?(?:found|works?|passe?s|succeeds?|successful|fixed|green|resolved|done)|keep (?:on )?(?:trying|retrying|going|looping|polling|searching|checking|iterating)|keep (?:on )?[a-z]+ing (?:[a-z]+ ){0,4}until|try again until|as (?:many times|long) as (?:needed|necessary|it takes)|indefinitely|forever|over and over|no matter how long)\b/i;
 
 export const rule = defineRule({
   id: "unbounded-loop",

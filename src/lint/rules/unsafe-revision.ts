@@ -2,7 +2,8 @@
  * A revision made mid-run is reviewed less than the plan it replaces; it must not raise
  * what a step may do or add an external step without a person approving.
  */
-import { riskRank } from "../../ir.js";
+import { maxRisk, riskRank } from "../../ir.js";
+import { EffectiveRisk } from "../effective-risk.js";
 import { isGate } from "../revision.js";
 import { defineRule } from "../rule.js";
 
@@ -19,25 +20,29 @@ export const rule = defineRule({
     },
   },
   check(ctx) {
-    const { graph, originalGraph } = ctx;
-    if (!originalGraph) return;
+    const { graph, original, originalGraph } = ctx;
+    if (!original || !originalGraph) return;
     const gatedAbove = graph.anyAncestor(isGate);
+    // What each step will do, not only its label: a command the revision chains on counts.
+    const before = new EffectiveRisk(original, originalGraph);
     graph.nodes.forEach((node, i) => {
       const gated = isGate(node) || gatedAbove[i] === 1;
-      const before = originalGraph.node(node.id);
-      const to = graph.effectiveRisk(node);
-      if (!before) {
+      const old = originalGraph.node(node.id);
+      const to = ctx.risk.risk(node);
+      if (!old) {
         if (to === "external" && !gated) {
           ctx.report({ messageId: "newExternal", node: node.id, data: { step: node.id } });
         }
         return;
       }
       // A dropped gate is revision-removes-safeguard's finding.
-      if (isGate(before) && !isGate(node)) return;
-      const from = originalGraph.effectiveRisk(before);
+      if (isGate(old) && !isGate(node)) return;
+      const from = maxRisk(originalGraph.effectiveRisk(old), before.risk(old));
       if (riskRank(to) > riskRank(from) && !gated) {
-        // Point at what raised the risk: the declared label, else the tool that implies it.
-        const path = !node.riskInferred ? ["risk"] : node.tool !== undefined ? ["tool"] : undefined;
+        // Point at what raised the risk: an argument that does more than the label says, the
+        // declared label, else the tool that implies it.
+        const cause = ctx.risk.cause(node, to);
+        const path = cause ? cause.path : !node.riskInferred ? ["risk"] : node.tool !== undefined ? ["tool"] : undefined;
         const report = { messageId: "riskRaised" as const, node: node.id, data: { step: node.id, from, to } };
         ctx.report(path ? { ...report, path } : report);
       }
