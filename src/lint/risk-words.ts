@@ -35,6 +35,12 @@ const NEEDS_MONEY = new Set(["charge", "transfer", "wire", "credit", "debit"]);
 // read from a description, and `remove`/`drop` only as the last segment of a dotted id (`fs.remove`).
 const ID_ONLY = new Set(["post", "order", "drop", "remove", "share"]);
 const DOTTED_ONLY = new Set(["remove", "drop"]);
+// Words that name a thing as often as an action (`payment run`, `order lines`): a description
+// that opens with a look-up makes them nouns. `refund`, `send`, `book`... stay verbs.
+const NOUNISH = new Set(["post", "order", "drop", "remove", "share", "payment", "payout", "purchase", "transfer", "credit", "debit", "charge"]);
+const PREPOSITIONS = new Set(["from", "to", "by", "for", "of", "per", "with", "in", "on", "into", "at"]);
+// A description's first verb that only looks something up.
+const LOOK_UP = /^(?:lists?|returns?|gets?|fetch(?:es)?|reads?|shows?|search(?:es)?|finds?|looks? up|quer(?:y|ies)|counts?|describes?|displays?|retrieves?|views?)\b/i;
 // Generic verbs that make the other segments of an id the action's object: `stripe.refunds.create`.
 const ACT_WORDS = new Set(["create", "make", "issue", "process", "execute", "submit", "initiate", "new", "add", "do", "perform", "run", "start"]);
 const MONEY = /\b(?:money|funds?|payments?|pay|card|bank|accounts?|amount|currency|invoices?|customers?|refunds?|wallet|balance|usd|eur|gbp|\$)\b|\$\d/i;
@@ -69,10 +75,16 @@ export function toolActions(id: string, description: string | undefined): ToolAc
     const lastPart = id.split(/[./]/).pop()!.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
     const ends = dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
     const candidates = segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
+    // A description that opens with a look-up says what the tool does: `ap.payment_run`
+    // "Return the invoices of a payment run", `bss.order_lines` "List the lines of an order".
+    const lookUp = description !== undefined && LOOK_UP.test(description.trim().replace(LEAD_IN, ""));
     for (const [k, s] of candidates.entries()) {
       const w = idBase(s);
       const cls = VERBS[w];
       if (!cls || (NEEDS_MONEY.has(w) && !money)) continue;
+      // `stops.from_orders`: after a preposition a word is a noun.
+      if (PREPOSITIONS.has(segments[segments.indexOf(s) - 1] ?? "")) continue;
+      if (lookUp && NOUNISH.has(w)) continue;
       if (DOTTED_ONLY.has(w) && !(dotted && k <= 1)) continue;
       // "post_process_image" post-processes; it posts nothing.
       if (w === "post" && /^process/.test(segments[segments.indexOf(s) + 1] ?? "")) continue;

@@ -278,6 +278,22 @@ testRule(riskUnderLabelled, {
           with: { ticket: T-1 }
       `),
     },
+    ...[
+      // Nouns in tool ids: the description opens with a look-up, or a preposition comes first.
+      ["ap.payment_run", "Return the approved invoices of a payment run with payee, IBAN and amount"],
+      ["orders.tomorrow", "List the delivery orders due at a depot on a date"],
+      ["bss.order_lines", "List the lines of an enterprise order with their tariff plan"],
+      ["stops.from_orders", "Geocode delivery orders into route stops with service times"],
+    ].map(([tool, description]) => ({
+      name: `a noun in the id: ${tool}`,
+      code: planWith(`{ ${tool}: { risk: read, description: '${description}' } }`, `
+        look:
+          kind: read
+          goal: Look up the records for the morning
+          tool: ${tool}
+          with: { day: tomorrow }
+      `),
+    })),
     {
       name: "a later clause that names an action as a noun",
       code: planWith("{ orders.history: { risk: read, description: 'Lists the orders, returns and refunds of the customer for the last year' } }", `
@@ -290,6 +306,17 @@ testRule(riskUnderLabelled, {
     },
   ],
   invalid: [
+    {
+      name: "a verb in the id outranks a description that opens with a look-up",
+      code: planWith("{ payments.refund: { risk: read, description: 'Returns the refund confirmation after refunding the charge' } }", `
+        refund:
+          kind: read
+          goal: Refund the duplicate charge
+          tool: payments.refund
+          with: { charge: ch_1 }
+      `),
+      errors: [{ messageId: "belowEffect", line: 6, column: 11 }],
+    },
     {
       name: "fastlane supply uploads to a store track",
       code: planWith(SHELL, `
