@@ -4,6 +4,7 @@
  */
 import { Chalk } from "chalk";
 import type { Diagnostic, LineIndex } from "../../diagnostic.js";
+import { maskSecrets, maskText } from "../secret-formats.js";
 
 export interface TextOptions {
   /** Source texts by the file names diagnostics use, for code frames. */
@@ -20,19 +21,21 @@ export function renderText(diagnostics: readonly Diagnostic[], opts: TextOptions
   const c = new Chalk({ level: opts.color ? 1 : 0 });
   const sev = { error: c.red.bold, warning: c.yellow.bold, info: c.blue.bold };
   let out = "";
+  // What secret-in-arguments found (a name-based guess too) is masked in every frame of its file.
+  const secrets = diagnostics.filter((d) => d.code === "secret-in-arguments");
   for (const d of diagnostics) {
     out += `${c.bold(`${d.file}:${d.line}:${d.col}:`)} ${d.severity === "error" ? "" : sev[d.severity](d.severity + ": ")}${d.message} ${c.gray(`[${d.code}]`)}${d.confidence && d.confidence !== "high" ? c.gray(` (${d.confidence} confidence)`) : ""}\n`;
     const index = opts.sources?.get(d.file)?.index;
     if (index && d.line <= index.lineCount) {
-      out += frame(d, index, c, Math.min(MAX_LINE, (opts.width ?? MAX_LINE) - 8));
+      out += frame(d, index, c, Math.min(MAX_LINE, (opts.width ?? MAX_LINE) - 8), secrets);
     }
     if (d.hint) out += `  ${c.cyan("= hint:")} ${d.hint}\n`;
   }
   return out;
 }
 
-function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, width: number): string {
-  let text = index.lineText(d.line).replace(/\t/g, " ");
+function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, width: number, secrets: readonly Diagnostic[]): string {
+  let text = masked(index.lineText(d.line), d, secrets).replace(/\t/g, " ");
   let start = d.col - 1;
   let end = d.endLine === d.line ? Math.max(d.endCol - 1, start + 1) : Math.max(text.trimEnd().length, start + 1);
   // Cut very long lines (minified JSON) to a window around the underline.
@@ -52,4 +55,19 @@ function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, w
     `${c.gray(`${num} |`)} ${text}\n` +
     `${c.gray(`${pad} |`)} ${" ".repeat(Math.max(0, start))}${mark(under)}\n`
   );
+}
+
+/**
+ * The line as a frame may show it: credentials of a well-known format masked, and the
+ * values secret-in-arguments reported on this line. Same length, so columns hold.
+ */
+function masked(line: string, d: Diagnostic, secrets: readonly Diagnostic[]): string {
+  let text = maskSecrets(line);
+  for (const s of secrets) {
+    if (s.file !== d.file || s.line > d.line || s.endLine < d.line) continue;
+    const from = s.line === d.line ? s.col - 1 : 0;
+    const to = s.endLine === d.line ? s.endCol - 1 : text.length;
+    text = text.slice(0, from) + maskText(text.slice(from, to)) + text.slice(to);
+  }
+  return text;
 }

@@ -4,25 +4,8 @@
  * environment.
  */
 import { defineRule } from "../rule.js";
+import { FORMATS, SUSPECT } from "../secret-formats.js";
 import { literalStrings } from "../text.js";
-
-// Well-known token formats, checked against every literal string.
-const FORMATS: ReadonlyArray<[RegExp, string]> = [
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "private key"],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, "AWS access key"],
-  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, "API key"],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/, "Google API key"],
-  [/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/, "GitHub token"],
-  [/\bglpat-[A-Za-z0-9_-]{20,}/, "GitLab token"],
-  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/, "Slack token"],
-  [/\bnpm_[A-Za-z0-9]{36}\b/, "npm token"],
-  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, "JSON web token"],
-  [/\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{16,}/i, "credential"],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:[^\s@/]+@/i, "password in a URL"],
-];
-
-// One cheap test that every format above needs to pass, so ordinary strings cost one scan.
-const SUSPECT = /sk-|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|AIza|npm_|eyJ|bearer|basic|PRIVATE KEY|:\/\/[^\s@/]+:[^\s@/]+@/i;
 
 // Argument names that hold secrets (`password`, `db_password`, `api_key`, `client_secret`).
 const SECRET_NAME = /(?:^|[_-])(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)$/i;
