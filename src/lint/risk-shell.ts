@@ -106,7 +106,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   if (program === "ssh") {
     const rest = afterOptions(args, new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]));
-    if (rest.length > 1 && depth < 3) out.push(...commandEffects(rest.slice(1).join(" "), depth + 1));
+    if (rest.length > 1 && depth < 3) {
+      const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
+      // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
+      if (PRODUCTION.test(rest[0]!)) for (const e of inner) e.production ??= rest[0]!;
+      out.push(...inner);
+    }
     return;
   }
   const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a));

@@ -212,6 +212,17 @@ testRule(highImpactWithoutApproval, {
       errors: [{ messageId: "noApproval", line: 3, column: 3 }],
     },
     {
+      name: "a destructive command run over ssh on a production host",
+      code: planWith(SHELL, `
+        remove_runs:
+          kind: analyze
+          goal: Remove the raw folders of the archived runs
+          tool: shell.exec
+          with: { command: "ssh lims-seq01.prod.biolab.internal 'sudo rm -rf /seq/raw/2026*'" }
+      `),
+      errors: [{ messageId: "noApproval", line: 3, column: 3 }],
+    },
+    {
       name: "a description whose later clause sends mail, repeated for a cohort",
       code: planWith(
         "{ hr.hires: { risk: read }, directory.provision_user: { risk: write, description: 'Creates the account of the person, assigns the app groups and sends the welcome email with the activation link' } }",

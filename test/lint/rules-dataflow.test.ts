@@ -163,6 +163,26 @@ testRule(writeWithoutVerification, {
       `),
       errors: [{ messageId: "unverified", line: 5, column: 3 }],
     },
+    {
+      // docs/rules.md: "a step whose effective risk is `write`": an UPDATE through a read tool counts.
+      name: "a write the label hides, with no verify step at all",
+      code: [
+        "planspec: 1",
+        "name: markdown",
+        "goal: Lower the outerwear prices for the sale.",
+        "tools: { catalog_db.query: { risk: read, description: Run a SQL query on the catalogue database } }",
+        "limits: { run_timeout: 10m, max_tool_calls: 5 }",
+        "steps:",
+        "  apply_markdown:",
+        "    kind: analyze",
+        "    goal: Lower the outerwear prices by 20 percent",
+        "    tool: catalog_db.query",
+        "    timeout: 1m",
+        '    with: { sql: "UPDATE products SET price = round(price * 0.8, 2)" }',
+        "",
+      ].join("\n"),
+      errors: [{ messageId: "unverified", line: 7, column: 3 }],
+    },
   ],
 });
 

@@ -17,8 +17,9 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { graph } = ctx;
-    // A verify step that writes (a test run executes code) checks; it is not a change.
-    const writes = (n: IRNode): boolean => n.kind !== "verify" && graph.effectiveRisk(n) === "write";
+    // A verify step that writes (a test run executes code) checks; it is not a change. What
+    // a step will do counts, not only its label: an UPDATE through a read-labelled tool writes.
+    const writes = (n: IRNode): boolean => n.kind !== "verify" && ctx.risk.risk(n) === "write";
     const writesAbove = graph.anyAncestor(writes);
     if (graph.nodes.some((n, i) => n.kind === "verify" && writesAbove[i])) return;
     // One finding per plan, on its first write: the fix is one verify step after the writes.
