@@ -113,13 +113,14 @@ export function toolActions(id: string, description: string | undefined): ToolAc
 }
 
 /**
- * A verb that opens a later clause: after a comma, semicolon, `and`, `then`, `which` or
- * `that`, perhaps after a short subject ("Buffer", "it", "the service"), in the third
- * person, with its object right after ("sends the", "publishes it"). "Lists orders and
- * refunds for a year" names refunds; "it does not send it" sends nothing.
+ * A verb that opens a later clause: after a comma, semicolon, `and`, `then` or `which`
+ * (after punctuation perhaps behind a short subject: "; Buffer publishes it", ", it
+ * sends"), in the third person, with its object right after ("sends the", "publishes it").
+ * "Lists orders and refunds for a year" names refunds; "it does not send it" sends
+ * nothing; "Checks that the customer pays the invoice" only checks.
  */
 const LATER_VERB =
-  /(?:[,;:.]\s+(?:and\s+|then\s+)?|\s(?:and|then|which|that)\s+)(?:(?:it|this|that|the\s+[a-z]+|[A-Z][\w-]*)\s+)?([a-z]+s)\s+(?:the|a|an|it|them|its|their|this|that|these|those|each|every|all|your|his|her|our)\b/g;
+  /(?:[,;:.]\s+(?:(?:and|then)\s+|(?:it|this|the\s+[a-z]+|[A-Z][\w-]*)\s+)?|\s(?:and|then|which)\s+)([a-z]+s)\s+(?:the|a|an|it|them|its|their|this|that|these|those|each|every|all|your|his|her|our)\b/g;
 
 function descriptionAction(word: string, money: boolean): ToolAction | undefined {
   const w = base(word.toLowerCase());

@@ -306,6 +306,16 @@ testRule(riskUnderLabelled, {
       `),
     })),
     {
+      name: "a clause that only checks what someone else does",
+      code: planWith("{ billing.check: { risk: read, description: 'Checks that the customer pays the invoice on time and returns the result' } }", `
+        check:
+          kind: read
+          goal: Check the invoice was paid
+          tool: billing.check
+          with: { invoice: I-1 }
+      `),
+    },
+    {
       name: "a later clause that names an action as a noun",
       code: planWith("{ orders.history: { risk: read, description: 'Lists the orders, returns and refunds of the customer for the last year' } }", `
         history:
