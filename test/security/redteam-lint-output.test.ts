@@ -57,6 +57,21 @@ describe("a literal secret in a plan", () => {
     expect(`${r.stdout}${r.stderr}`).not.toContain(GH);
   });
 
+  it("is masked in the window a frame cuts out of a one-line JSON plan", () => {
+    const dir = scratch();
+    const steps = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`s${i}`, { kind: "read", goal: `Read part ${i} of the weekly metrics`, tool: "metrics.read", timeout: "1m", with: { part: i, note: "x".repeat(60) } }]),
+    );
+    const post = { kind: "external", needs: ["s39"], goal: "Post the metrics summary to the team channel", tool: "slack.post", with: { channel: "metrics", token: TOKEN }, timeout: "1m" };
+    const doc = { planspec: 1, name: "weekly-metrics", goal: "Post the weekly metrics to the team channel.", tools: { "metrics.read": { risk: "read" }, "slack.post": { risk: "external" } }, limits: { max_tool_calls: 50, run_timeout: "5m" }, steps: { ...steps, post } };
+    put(dir, "metrics.plan.json", JSON.stringify(doc));
+    const r = planspec(dir, ["lint", "metrics.plan.json"]);
+    expect(r.stdout).toContain("[secret-in-arguments]");
+    expect(r.stdout).toContain("…");
+    expect(r.stdout).not.toContain(TOKEN);
+    expect(r.stdout).toContain("xoxb***");
+  });
+
   it("is masked in a frame of another finding on the same line", () => {
     const dir = scratch();
     // A misspelt step reference on the line is the only finding that shows it (secret-in-arguments off).

@@ -35,16 +35,20 @@ export function renderText(diagnostics: readonly Diagnostic[], opts: TextOptions
 }
 
 function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, width: number, secrets: readonly Diagnostic[]): string {
-  let text = masked(index.lineText(d.line), d, secrets).replace(/\t/g, " ");
+  const line = index.lineText(d.line);
   let start = d.col - 1;
-  let end = d.endLine === d.line ? Math.max(d.endCol - 1, start + 1) : Math.max(text.trimEnd().length, start + 1);
-  // Cut very long lines (minified JSON) to a window around the underline.
-  if (text.length > width) {
-    const from = Math.max(0, Math.min(start - 10, text.length - width));
-    text = (from > 0 ? "…" : "") + text.slice(from, from + width) + (from + width < text.length ? "…" : "");
+  let end = d.endLine === d.line ? Math.max(d.endCol - 1, start + 1) : Math.max(line.trimEnd().length, start + 1);
+  // Cut very long lines (minified JSON) to a window around the underline; only the window is
+  // masked and shown (a 5 MB line is not scanned once per finding).
+  let text: string;
+  if (line.length > width) {
+    const from = Math.max(0, Math.min(start - 10, line.length - width));
+    text = (from > 0 ? "…" : "") + masked(line, d, secrets, from, from + width).replace(/\t/g, " ") + (from + width < line.length ? "…" : "");
     const shift = from > 0 ? from - 1 : 0;
     start -= shift;
     end = Math.min(end - shift, text.length);
+  } else {
+    text = masked(line, d, secrets, 0, line.length).replace(/\t/g, " ");
   }
   const num = String(d.line);
   const pad = " ".repeat(num.length);
@@ -57,17 +61,22 @@ function frame(d: Diagnostic, index: LineIndex, c: InstanceType<typeof Chalk>, w
   );
 }
 
+/** Characters beyond a window's edges read to find a credential that crosses them. */
+const MARGIN = 512;
+
 /**
- * The line as a frame may show it: credentials of a well-known format masked, and the
- * values secret-in-arguments reported on this line. Same length, so columns hold.
+ * `line.slice(lo, hi)` as a frame may show it: credentials of a well-known format masked
+ * (looked for in the window and a margin around it, so one cut at an edge is still found),
+ * and the values secret-in-arguments reported on this line. Same length, so columns hold.
  */
-function masked(line: string, d: Diagnostic, secrets: readonly Diagnostic[]): string {
-  let text = maskSecrets(line);
+function masked(line: string, d: Diagnostic, secrets: readonly Diagnostic[], lo: number, hi: number): string {
+  const from = Math.max(0, lo - MARGIN);
+  let text = maskSecrets(line.slice(from, Math.min(line.length, hi + MARGIN)));
   for (const s of secrets) {
     if (s.file !== d.file || s.line > d.line || s.endLine < d.line) continue;
-    const from = s.line === d.line ? s.col - 1 : 0;
-    const to = s.endLine === d.line ? s.endCol - 1 : text.length;
-    text = text.slice(0, from) + maskText(text.slice(from, to)) + text.slice(to);
+    const a = Math.max(0, (s.line === d.line ? s.col - 1 : 0) - from);
+    const b = Math.min(text.length, (s.endLine === d.line ? s.endCol - 1 : line.length) - from);
+    if (a < b) text = text.slice(0, a) + maskText(text.slice(a, b)) + text.slice(b);
   }
-  return text;
+  return text.slice(lo - from, lo - from + (hi - lo));
 }
