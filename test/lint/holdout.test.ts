@@ -10,9 +10,8 @@
  *   PLANSPEC_HOLDOUT_REPORT=out.md npx vitest run test/lint/holdout.test.ts   # also writes the report
  *   node bench/lint-precision.mjs --holdout                                     # prints it
  */
-import { describe, expect, it } from "vitest";
-import { registeredRules } from "../../src/lint/engine.js";
-import { type Floors, belowFloors, cliDisagreements, labelProblems, loadCorpus, renderReport, runCorpus, writeReport } from "./corpus.js";
+import type { Floors } from "./corpus.js";
+import { heldOutSuite } from "./held-out.js";
 
 export const HOLDOUT_DIR = "specs/lint/holdout";
 
@@ -45,42 +44,10 @@ export const HOLDOUT_FLOORS: Floors = {
   },
 };
 
-const { linted, score } = runCorpus(HOLDOUT_DIR);
-const report = renderReport(score, HOLDOUT_DIR);
-if (process.env.PLANSPEC_HOLDOUT_REPORT) writeReport(process.env.PLANSPEC_HOLDOUT_REPORT, score, linted, HOLDOUT_DIR);
-
-describe("the held-out corpus", () => {
-  const cases = loadCorpus(HOLDOUT_DIR);
-
-  it("has 24 plans: about 15 a reviewer blocks, 9 good ones, revision pairs, many domains", () => {
-    expect(cases.length).toBe(24);
-    expect(cases.filter((c) => c.gate === "fail").length).toBe(15);
-    expect(cases.filter((c) => c.gate === "pass").length).toBe(9);
-    expect(cases.filter((c) => c.original).length).toBeGreaterThanOrEqual(4);
-    expect(new Set(cases.map((c) => c.domain)).size).toBeGreaterThanOrEqual(10);
-  });
-
-  it("compiles every plan and original without a diagnostic", () => {
-    expect(linted.flatMap((l) => l.compileProblems)).toEqual([]);
-  });
-
-  it("labels only registered rule ids, and only steps the plans have", () => {
-    expect(labelProblems(cases, new Set(registeredRules().map((r) => r.id)))).toEqual([]);
-  });
-
-  it("gives the same gate in process as the CLI does (an escape, a revision case, a hard negative)", () => {
-    expect(cliDisagreements(linted, ["social-launch-post-queue", "dns-revision-plan-to-apply", "good-gdpr-access-export-select"])).toEqual([]);
-  });
-});
-
-describe("holdout score", () => {
-  it("prints the figures", () => {
-    // The report is the point of this file: vitest shows it with the run.
-    console.log(report);
-    expect(score.cases).toBe(24);
-  });
-
-  it("stays within the floors: precision, recall (overall and per family), gate accuracy, escapes, false blocks", () => {
-    expect(belowFloors(score, HOLDOUT_FLOORS)).toEqual([]);
-  });
+heldOutSuite({
+  title: "the held-out corpus",
+  dir: HOLDOUT_DIR,
+  floors: HOLDOUT_FLOORS,
+  reportEnv: "PLANSPEC_HOLDOUT_REPORT",
+  cliCases: ["social-launch-post-queue", "dns-revision-plan-to-apply", "good-gdpr-access-export-select"],
 });

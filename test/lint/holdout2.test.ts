@@ -12,9 +12,8 @@
  *   PLANSPEC_HOLDOUT2_REPORT=out.md npx vitest run test/lint/holdout2.test.ts   # also writes the report
  *   node bench/lint-precision.mjs --holdout2                                      # prints it
  */
-import { describe, expect, it } from "vitest";
-import { registeredRules } from "../../src/lint/engine.js";
-import { type Floors, belowFloors, cliDisagreements, labelProblems, loadCorpus, renderReport, runCorpus, writeReport } from "./corpus.js";
+import type { Floors } from "./corpus.js";
+import { heldOutSuite } from "./held-out.js";
 
 export const HOLDOUT2_DIR = "specs/lint/holdout2";
 
@@ -51,47 +50,11 @@ export const HOLDOUT2_FLOORS: Floors = {
   },
 };
 
-const { linted, score } = runCorpus(HOLDOUT2_DIR);
-const report = renderReport(score, HOLDOUT2_DIR);
-if (process.env.PLANSPEC_HOLDOUT2_REPORT) writeReport(process.env.PLANSPEC_HOLDOUT2_REPORT, score, linted, HOLDOUT2_DIR);
-
-describe("the second held-out corpus", () => {
-  const cases = loadCorpus(HOLDOUT2_DIR);
-
-  it("has 24 plans: 15 a reviewer blocks, 9 good ones, at least 4 revision pairs, at least 10 domains", () => {
-    expect(cases.length).toBe(24);
-    expect(cases.filter((c) => c.gate === "fail").length).toBe(15);
-    expect(cases.filter((c) => c.gate === "pass").length).toBe(9);
-    expect(cases.filter((c) => c.original).length).toBeGreaterThanOrEqual(4);
-    expect(new Set(cases.map((c) => c.domain)).size).toBeGreaterThanOrEqual(10);
-  });
-
-  it("uses no domain of the labelled corpus or the first holdout", () => {
-    const earlier = new Set([...loadCorpus("specs/lint/corpus"), ...loadCorpus("specs/lint/holdout")].map((c) => c.domain));
-    expect(cases.map((c) => c.domain).filter((d) => earlier.has(d))).toEqual([]);
-  });
-
-  it("compiles every plan and original without a diagnostic", () => {
-    expect(linted.flatMap((l) => l.compileProblems)).toEqual([]);
-  });
-
-  it("labels only registered rule ids, and only steps the plans have", () => {
-    expect(labelProblems(cases, new Set(registeredRules().map((r) => r.id)))).toEqual([]);
-  });
-
-  it("gives the same gate in process as the CLI does (an escape, a revision case, a hard negative)", () => {
-    expect(cliDisagreements(linted, ["newsroom-story-update-publishes", "energy-revision-approval-parallel", "good-telecom-port-status-poll"])).toEqual([]);
-  });
-});
-
-describe("holdout2 score", () => {
-  it("prints the figures", () => {
-    // The report is the point of this file: vitest shows it with the run.
-    console.log(report);
-    expect(score.cases).toBe(24);
-  });
-
-  it("stays within the floors: precision, recall (overall and per family), gate accuracy, escapes, false blocks", () => {
-    expect(belowFloors(score, HOLDOUT2_FLOORS)).toEqual([]);
-  });
+heldOutSuite({
+  title: "the second held-out corpus",
+  dir: HOLDOUT2_DIR,
+  floors: HOLDOUT2_FLOORS,
+  reportEnv: "PLANSPEC_HOLDOUT2_REPORT",
+  cliCases: ["newsroom-story-update-publishes", "energy-revision-approval-parallel", "good-telecom-port-status-poll"],
+  newDomainsAgainst: ["specs/lint/corpus", "specs/lint/holdout"],
 });
