@@ -93,9 +93,11 @@ export function runsRoot(cwd: string): string {
 }
 
 /**
- * The run records inside the workspace (the run's directory, the runs root) as real
- * paths: the fs tools refuse them, so a plan cannot read a run's salt or append forged
- * lines to its events or journal. A workspace inside one of them guards nothing.
+ * The run records inside the workspace (the run's directory, the runs root) and the
+ * run's tool modules, as real paths: the fs tools refuse them, so a plan cannot read a
+ * run's salt, append forged lines to its events or journal, or rewrite the code the next
+ * session loads (in-process, with the operator's whole environment). A workspace inside
+ * one of them guards nothing.
  */
 function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>): string[] {
   const out: string[] = [];
@@ -235,7 +237,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd)]);
+    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
@@ -346,7 +348,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd())]);
+    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
