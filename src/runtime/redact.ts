@@ -80,6 +80,8 @@ function literal(form: string): string {
  */
 const ESCAPED_MAX = 1024;
 
+/** The entity names HTML and XML escapers write (`&#39;` and `&#x27;` come as references). */
+const HTML_NAMED: Readonly<Record<string, string>> = { "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" };
 const JSON_SHORT: Readonly<Record<string, string>> = { "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f" };
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
@@ -87,8 +89,10 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
  * A secret as encoders write it that escape only some of its characters, in any mix: a
  * URL keeps `/` and `=` of a query value but encodes a space or `"`; Go's JSON writes `<`
  * as `\u003c`, Python's every non-ASCII character, PHP's `/` as `\/`. Each character but
- * a letter or digit matches itself, its UTF-8 percent-encoding, its `\uXXXX` escape and a
- * backslash escape (a space `+` too). Hex digits and letters match in any case (flag `i`).
+ * a letter or digit matches itself, its UTF-8 percent-encoding, its `\uXXXX` escape, a
+ * backslash escape (a space `+` too) and, for a page or fault that quotes it, its HTML/XML
+ * character reference (`&#39;`, `&#x27;`) or entity (`&amp;`). Hex digits and letters
+ * match in any case (flag `i`).
  */
 function escapedPattern(secret: string): string {
   let out = "";
@@ -99,6 +103,10 @@ function escapedPattern(secret: string): string {
     }
     const alts = [escapeRe(ch), [...Buffer.from(ch, "utf8")].map((b) => `%${hex(b, 2)}`).join(""), `\\\\${JSON_SHORT[ch] ?? escapeRe(ch)}`];
     alts.push([...Array(ch.length).keys()].map((i) => `\\\\u${hex(ch.charCodeAt(i), 4)}`).join(""));
+    // Markup (HTML, XML): a character reference, decimal or hex, of any width, or its entity name.
+    const cp = ch.codePointAt(0)!;
+    alts.push(`&#0*${cp};`, `&#x0*${cp.toString(16)};`);
+    if (HTML_NAMED[ch]) alts.push(`&${HTML_NAMED[ch]};`);
     if (ch === " ") alts.push("\\+");
     out += `(?:${alts.join("|")})`;
   }
