@@ -74,7 +74,7 @@ export async function decide(
         throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
       }
       if (decision === "approved") refuseExpired(node, st);
-      if (decision === "approved") record.binding = actionBinding(node, await envFor(node, outputSource(state, store)), state);
+      if (decision === "approved") record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state);
       st.decision = record;
       delete st.awaiting;
     } else {
