@@ -13,14 +13,42 @@ export const REDACTED = "[redacted]";
  * Collects the values of secret-looking environment variables. A guess by name, so only
  * values that look like credentials count: 8 characters or more and not a plain number
  * or boolean (`AUTH_ENABLED=true` must not scrub every "true" from a run's outputs).
+ * Under any name, the password of a URL-valued variable counts too.
  */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
     if (SECRET_NAME.test(k) && looksLikeCredential(v)) out.push(v!);
+    // DATABASE_URL=postgres://app:<password>@db/…: a credential by its value, whatever the name.
+    else pushUrlPasswords(out, v);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
+}
+
+/** `scheme://user:password@host…`: the password of a URL's userinfo. */
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\s:]*:([^/?#@\s]+)@/;
+
+/** Whether an environment value is a URL with a password in it (`postgres://app:pw@db/prod`). */
+export function hasUrlPassword(v: string | undefined): boolean {
+  return v !== undefined && URL_PASSWORD.test(v);
+}
+
+/**
+ * The password of a URL-valued variable, as written and percent-decoded; a password too
+ * short to search for alone (it would scrub ordinary words) is searched as the whole value.
+ */
+function pushUrlPasswords(out: string[], v: string | undefined): void {
+  const m = v === undefined ? null : URL_PASSWORD.exec(v);
+  if (!m) return;
+  const raw = m[1]!;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Not valid percent-encoding: the raw form only.
+  }
+  for (const pw of new Set([raw, decoded])) out.push(looksLikeCredential(pw) ? pw : v!);
 }
 
 /** Whether a value guessed to be a secret is one worth scrubbing: 8+ characters, not a plain number or boolean. */
