@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
-import { FileStore, readStatusSummary } from "./file-store.js";
+import { FileStore, readStatusSummary, strayRunRecords } from "./file-store.js";
 import { planspecVersion } from "../util/version.js";
 import { verdictKey } from "../lint/verdict-key.js";
 import { Gateway } from "./gateway.js";
@@ -216,6 +216,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (await store.exists()) throw new InputError(`run ${runId} already exists in ${store.location}; use planspec resume`);
   } else {
     if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
+    const stray = existsSync(dir) ? strayRunRecords(dir) : undefined;
+    if (stray !== undefined) throw new InputError(`run directory ${dir} holds records of another run (${stray}) but no run: remove them, or choose another --run-dir`);
     mkdirSync(dir, { recursive: true });
     store = new FileStore(dir, runId);
   }
