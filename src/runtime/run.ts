@@ -3,7 +3,7 @@
  * gateway and the scheduler. Holds the run's lock for the whole session.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore, readStatusSummary, strayRunRecords } from "./file-store.js";
@@ -105,6 +105,26 @@ function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>)
     if (d === undefined) continue;
     const real = existsSync(d) ? realpathSync(d) : resolve(d);
     if (real !== workspace && inside(workspace, real)) out.push(real);
+  }
+  return out;
+}
+
+/**
+ * The files a stdio MCP server of the plan is started from: its command when it is a path,
+ * and each argument that names an existing file (resolved as the pool resolves them, from
+ * the server's `cwd`). A plan that rewrote one with `fs.write` had the next session start
+ * its own program in the server's place.
+ */
+function serverPrograms(plan: PlanIR, baseDir: string): string[] {
+  const out: string[] = [];
+  for (const spec of Object.values(plan.mcp ?? {})) {
+    if (spec.transport === "http") continue;
+    const cwd = resolve(baseDir, spec.cwd ?? ".");
+    const candidates = [...(spec.command.includes("/") ? [spec.command] : []), ...spec.args.filter((a) => !a.startsWith("-"))];
+    for (const c of candidates) {
+      const p = resolve(cwd, c);
+      if (statSync(p, { throwIfNoEntry: false })?.isFile()) out.push(p);
+    }
   }
   return out;
 }
@@ -239,7 +259,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules]);
+    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules, ...serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile))]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
@@ -350,7 +370,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules]);
+    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules, ...serverPrograms(plan, planDir(process.cwd(), config.planFile))]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
