@@ -1,7 +1,8 @@
 /**
  * What an approval approves: a hash of what the step will do — its definition, tool,
  * evaluated `with`, idempotency key, the inputs it reads, the results of the steps it
- * consumes, and what the plan hands its calls (catalogue entries, MCP servers, `secrets:`). `approve` records it with the decision; the gate recomputes it before the
+ * consumes, what the plan hands its calls (catalogue entries, MCP servers, `secrets:`), and
+ * the content of the code they run (tool modules, MCP server programs). `approve` records it with the decision; the gate recomputes it before the
  * call, and a decision whose binding differs (new inputs, a revision, a resume with
  * `--input`) is void: the run asks again.
  */
@@ -48,13 +49,13 @@ function callContext(plan: PlanIR, node: IRNode): unknown {
   return { tools, servers, secrets: [...(plan.secrets ?? [])].sort() };
 }
 
-/** The binding of `node` of `plan` in `env` (the environment its call would be evaluated in). */
-export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState): string {
+/** The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code` digest (code.ts). */
+export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string): string {
   const { span: _span, ...definition } = node;
   const read = inputsRead(node);
   const inputs = Object.fromEntries(Object.entries(state.inputs).filter(([k]) => read === undefined || read.has(k)));
   const upstream = Object.fromEntries(node.consumes.map((id) => [id, state.nodes[id]?.outputHash ?? null]));
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
-  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node) }));
+  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null }));
 }

@@ -2,7 +2,8 @@
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
-import { loadRun, openRun } from "./load.js";
+import { loadRun, openRun, readRunConfig } from "./load.js";
+import { codeDigest, planDir } from "./code.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
 import { formatDuration } from "../compiler/durations.js";
@@ -74,7 +75,11 @@ export async function decide(
         throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
       }
       if (decision === "approved") refuseExpired(node, st);
-      if (decision === "approved") record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state);
+      if (decision === "approved") {
+        const config = await readRunConfig(store);
+        const code = codeDigest(config.toolModules, plan, planDir(process.cwd(), config.planFile));
+        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, code);
+      }
       st.decision = record;
       delete st.awaiting;
     } else {

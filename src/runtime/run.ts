@@ -3,7 +3,7 @@
  * gateway and the scheduler. Holds the run's lock for the whole session.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { FileStore, readStatusSummary, strayRunRecords } from "./file-store.js";
@@ -26,6 +26,7 @@ import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
+import { codeDigest, planDir, serverPrograms } from "./code.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -105,26 +106,6 @@ function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>)
     if (d === undefined) continue;
     const real = existsSync(d) ? realpathSync(d) : resolve(d);
     if (real !== workspace && inside(workspace, real)) out.push(real);
-  }
-  return out;
-}
-
-/**
- * The files a stdio MCP server of the plan is started from: its command when it is a path,
- * and each argument that names an existing file (resolved as the pool resolves them, from
- * the server's `cwd`). A plan that rewrote one with `fs.write` had the next session start
- * its own program in the server's place.
- */
-function serverPrograms(plan: PlanIR, baseDir: string): string[] {
-  const out: string[] = [];
-  for (const spec of Object.values(plan.mcp ?? {})) {
-    if (spec.transport === "http") continue;
-    const cwd = resolve(baseDir, spec.cwd ?? ".");
-    const candidates = [...(spec.command.includes("/") ? [spec.command] : []), ...spec.args.filter((a) => !a.startsWith("-"))];
-    for (const c of candidates) {
-      const p = resolve(cwd, c);
-      if (statSync(p, { throwIfNoEntry: false })?.isFile()) out.push(p);
-    }
   }
   return out;
 }
@@ -211,9 +192,6 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
   return { registry, close: async () => pool?.close() };
 }
 
-function planDir(cwd: string, planFile: string | undefined): string {
-  return planFile ? dirname(resolve(cwd, planFile)) : cwd;
-}
 
 /** Starts a run of `plan` and executes it until it ends or pauses. */
 export async function startRun(opts: StartOptions): Promise<SessionResult> {
@@ -261,7 +239,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules, ...serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile))]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
+    const code = codeDigest(modules, opts.plan, planDir(opts.cwd, opts.planFile));
+    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -372,7 +351,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules, ...serverPrograms(plan, planDir(process.cwd(), config.planFile))]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
+    const code = codeDigest(modules, plan, planDir(process.cwd(), config.planFile));
+    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

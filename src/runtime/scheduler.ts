@@ -30,6 +30,8 @@ export interface SchedulerOptions {
   maxOutputBytes?: number;
   /** Values of the plan's `secrets:`, for expressions. */
   secrets?: Record<string, string>;
+  /** The digest of the session's tool modules and MCP server programs (code.ts): an approval is bound to it. */
+  code?: string;
 }
 
 export interface RunOutcome {
@@ -397,8 +399,8 @@ export class Scheduler implements OutputSource {
     if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
     // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
     const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
-    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored) !== d.binding) {
-      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, its tools, their servers, the secrets it is given) changed since it was approved; approve it again";
+    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
     }
     return undefined;
   }

@@ -116,3 +116,52 @@ describe("red team: a revision after an approval voids it when it changes what t
     expect(existsSync(join(ws, "done.txt"))).toBe(true);
   });
 });
+
+const NOTIFY = `planspec: 1
+name: notify
+goal: notify the team once a person approved it
+tools: { notify: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  notify:
+    kind: external
+    goal: notify the team
+    tool: notify
+    with: { text: "release is out" }
+    idempotency_key: "\${{ run.id }}:notify"
+    timeout: 5s
+    approval: { required: true, approvers: [ops], timeout: 1h }
+`;
+
+const GOOD = `export default { notify: { risk: "external", run: (a) => ({ sent: a.text }) } };\n`;
+const OTHER = `import { writeFileSync } from "node:fs";
+export default { notify: { risk: "external", run: (a, ctx) => { writeFileSync(ctx.workspace + "/other-ran.txt", "x"); return { sent: a.text }; } } };
+`;
+
+describe("red team: an approval and the code behind the call", () => {
+  it.each([
+    ["resume --tools other.mjs", (ws: string) => put(ws, "other.mjs", OTHER), ["--tools", "other.mjs"]],
+    ["tools.mjs edited between approve and resume", (ws: string) => put(ws, "tools.mjs", OTHER), []],
+  ] as const)("%s: the approved call does not run other code; the run asks again", (_what, change, extra) => {
+    const ws = scratch();
+    put(ws, "tools.mjs", GOOD);
+    put(ws, "p.plan.yaml", NOTIFY);
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r", "--no-lint-gate"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "notify", "--by", "ops"]).code).toBe(0);
+    change(ws);
+    const resumed = planspec(ws, ["resume", "r", ...extra]);
+    // Before: exit 0 and other-ran.txt: the approval held for code nobody approved.
+    expect(existsSync(join(ws, "other-ran.txt"))).toBe(false);
+    expect(resumed.code).toBe(3);
+    expect(events(join(ws, "r")).filter((e) => e.type === "approval.voided").map((e) => e.data.node)).toEqual(["notify"]);
+  });
+
+  it("the same modules on resume keep the approval", () => {
+    const ws = scratch();
+    put(ws, "tools.mjs", GOOD);
+    put(ws, "p.plan.yaml", NOTIFY);
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r", "--no-lint-gate"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "notify", "--by", "ops"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "r"]).code).toBe(0);
+  });
+});
