@@ -224,6 +224,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   await store.lock();
   try {
     const state = newRunState(opts.plan, runId, inputs);
+    // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
+    const code = codeDigest(modules, opts.plan, planDir(opts.cwd, opts.planFile));
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -236,10 +238,9 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (opts.gated === true) state.gate = verdictKey(opts.plan.planHash, config.planFile, opts.cwd);
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
-    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
+    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules, ...serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile))]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const code = codeDigest(modules, opts.plan, planDir(opts.cwd, opts.planFile));
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
@@ -321,7 +322,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
-    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
+    const code = codeDigest(modules, plan, planDir(process.cwd(), config.planFile));
+    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
@@ -351,7 +353,6 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules, ...serverPrograms(plan, planDir(process.cwd(), config.planFile))]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const code = codeDigest(modules, plan, planDir(process.cwd(), config.planFile));
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
