@@ -58,14 +58,15 @@ import { IntegrityError, nowIso } from "./store.js";
  * artifacts or revisions. A new run must not take them as its own: a record planted in a
  * `--run-dir` of a checked-out repository made a write "already done", or handed a forged
  * output to the next step. `plan.ir.json` and `config.json` a crashed create left are
- * overwritten by the next, so they do not count. Anything there that is not a regular
- * file (a link, a FIFO) counts without being read.
+ * overwritten by the next, so they do not count. A link or a FIFO in their place is left
+ * to the check where the file is opened, which refuses it.
  */
 export function strayRunRecords(dir: string): string | undefined {
   for (const name of ["idempotency.json", IDEMPOTENCY_LOG, "events.jsonl", JOURNAL_FILE]) {
     const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
-    if (st === undefined) continue;
-    if (!st.isFile() || !blank(join(dir, name), name === JOURNAL_FILE ? "\n" : " \t\r\n")) return name;
+    // A link or a FIFO is refused where the file is opened (own-files.ts), with its own message.
+    if (st === undefined || !st.isFile()) continue;
+    if (!blank(join(dir, name), name === JOURNAL_FILE ? "\n" : " \t\r\n")) return name;
   }
   for (const name of ["artifacts", "revisions"]) {
     const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
