@@ -12,6 +12,7 @@ import { outputSchemaError } from "./output-schema.js";
 import { inlineCopy, recordedResult, ResultLostError } from "./recorded.js";
 import { StepTimeoutError } from "./retry.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
+import { evaluateKey } from "./keys.js";
 import { PermanentStepError, runStepBody } from "./step.js";
 import type { ArtifactRef, NodeState, Store } from "./store.js";
 
@@ -65,7 +66,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     const signal = stepAbort.signal;
     const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
     const started = performance.now();
-    const returned = await runStepBody(node, a.env, gateway, cc);
+    const returned = await runStepBody(node, a.env, gateway, cc, (env) => evaluateKey(node, env));
     clearTimeout(timer);
     // A tool that blocks the event loop keeps the timer from firing: judge by the clock.
     if (node.timeoutMs !== undefined && performance.now() - started > node.timeoutMs) throw new StepTimeoutError(node.id, node.timeoutMs);

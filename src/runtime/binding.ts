@@ -1,11 +1,12 @@
 /**
  * What an approval approves: a hash of what the step will do — its definition, tool,
- * evaluated `with`, idempotency key, the inputs it reads and the results of the steps it
- * consumes. `approve` records it with the decision; the gate recomputes it before the
+ * evaluated `with`, idempotency key, the inputs it reads, the results of the steps it
+ * consumes, what the plan hands its calls (catalogue entries, MCP servers, `secrets:`), and
+ * the content of the code they run (tool modules, MCP server programs). `approve` records it with the decision; the gate recomputes it before the
  * call, and a decision whose binding differs (new inputs, a revision, a resume with
  * `--input`) is void: the run asks again.
  */
-import type { IRNode, Value } from "../ir.js";
+import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
 import { evaluateValue, type EvalEnv } from "../compiler/expr/index.js";
 import { evaluateKey } from "./keys.js";
@@ -31,13 +32,30 @@ function attempt<T>(f: () => T): T | null {
   }
 }
 
-/** The binding of `node` in `env` (the environment its call would be evaluated in). */
-export function actionBinding(node: IRNode, env: EvalEnv, state: RunState): string {
+/**
+ * What the plan around a step hands its calls: the catalogue entries of the tools it may
+ * call, the MCP servers behind them (command, args, env, url, headers), and the names the
+ * plan lists in `secrets:` (programs and servers get those variables). A revision that
+ * changes any of them changes what an approved call does, though no step changed.
+ */
+function callContext(plan: PlanIR, node: IRNode): unknown {
+  const tools = Object.fromEntries(node.allowedTools.map((t) => [t, plan.tools[t] ?? null]));
+  const servers = Object.fromEntries(
+    node.allowedTools.flatMap((t) => {
+      const server = t.slice(0, Math.max(0, t.indexOf(".")));
+      return server && plan.mcp && Object.hasOwn(plan.mcp, server) ? [[server, plan.mcp[server]]] : [];
+    }),
+  );
+  return { tools, servers, secrets: [...(plan.secrets ?? [])].sort() };
+}
+
+/** The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code` digest (code.ts). */
+export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string): string {
   const { span: _span, ...definition } = node;
   const read = inputsRead(node);
   const inputs = Object.fromEntries(Object.entries(state.inputs).filter(([k]) => read === undefined || read.has(k)));
   const upstream = Object.fromEntries(node.consumes.map((id) => [id, state.nodes[id]?.outputHash ?? null]));
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
-  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream }));
+  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null }));
 }

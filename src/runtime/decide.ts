@@ -74,7 +74,9 @@ export async function decide(
         throw new DecisionError(`step "${step}" is not waiting for a decision yet: its needs ${unmet.map((d) => `"${d}"`).join(", ")} are not done; decide it when the run pauses there`);
       }
       if (decision === "approved") refuseExpired(node, st);
-      if (decision === "approved") record.binding = actionBinding(node, await envFor(node, outputSource(state, store)), state);
+      // Bound to the code the last session ran with, as its first event recorded it (approve may run on
+      // another machine than the sessions: a PostgreSQL store); the session that resumes must run the same.
+      if (decision === "approved") record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store));
       st.decision = record;
       delete st.awaiting;
     } else {
@@ -87,6 +89,16 @@ export async function decide(
     (store as Store).requeue?.();
     return { kind, state, plan };
   });
+}
+
+/** The code digest (code.ts) the run's last session recorded in its first event; undefined for a run of an older planspec. */
+async function sessionCode(store: Store): Promise<string | undefined> {
+  const events = await store.readEvents();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if ((e.type === "run.started" || e.type === "run.resumed") && typeof e.data.code === "string") return e.data.code;
+  }
+  return undefined;
 }
 
 /**

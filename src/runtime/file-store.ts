@@ -52,6 +52,44 @@ import { acquireLock, releaseLock } from "./lock.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
 
+/**
+ * The first record of another run a directory without `state.json` holds: idempotency
+ * records, events, journal records (beyond the blank room a crashed create leaves), stored
+ * artifacts or revisions. A new run must not take them as its own: a record planted in a
+ * `--run-dir` of a checked-out repository made a write "already done", or handed a forged
+ * output to the next step. `plan.ir.json` and `config.json` a crashed create left are
+ * overwritten by the next, so they do not count. A link or a FIFO in their place is left
+ * to the check where the file is opened, which refuses it.
+ */
+export function strayRunRecords(dir: string): string | undefined {
+  for (const name of ["idempotency.json", IDEMPOTENCY_LOG, "events.jsonl", JOURNAL_FILE]) {
+    const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    // A link or a FIFO is refused where the file is opened (own-files.ts), with its own message.
+    if (st === undefined || !st.isFile()) continue;
+    if (!blank(join(dir, name), name === JOURNAL_FILE ? "\n" : " \t\r\n")) return name;
+  }
+  for (const name of ["artifacts", "revisions"]) {
+    const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    if (st !== undefined && (!st.isDirectory() || readdirSync(join(dir, name)).length > 0)) return `${name}/`;
+  }
+  return undefined;
+}
+
+/** Whether a file holds only the given characters, read a page at a time. */
+function blank(file: string, chars: string): boolean {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const buf = Buffer.alloc(PAGE);
+    const allowed = new Set([...chars].map((c) => c.charCodeAt(0)));
+    for (let n; (n = readSync(fd, buf, 0, PAGE, null)) > 0; ) {
+      for (let i = 0; i < n; i++) if (!allowed.has(buf[i]!)) return false;
+    }
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The checksum ends state.json: `...,"checksum":"<sha256 of the document without it>"}`. */
 const CHECKSUM_TAIL = /,"checksum":"([0-9a-f]{64})"\}\s*$/;
 

@@ -13,14 +13,42 @@ export const REDACTED = "[redacted]";
  * Collects the values of secret-looking environment variables. A guess by name, so only
  * values that look like credentials count: 8 characters or more and not a plain number
  * or boolean (`AUTH_ENABLED=true` must not scrub every "true" from a run's outputs).
+ * Under any name, the password of a URL-valued variable counts too.
  */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) {
     if (SECRET_NAME.test(k) && looksLikeCredential(v)) out.push(v!);
+    // DATABASE_URL=postgres://app:<password>@db/…: a credential by its value, whatever the name.
+    else pushUrlPasswords(out, v);
   }
   // Longest first so a secret containing another is replaced whole.
   return out.sort((a, b) => b.length - a.length);
+}
+
+/** `scheme://user:password@host…`: the password of a URL's userinfo. */
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\s:]*:([^/?#@\s]+)@/;
+
+/** Whether an environment value is a URL with a password in it (`postgres://app:pw@db/prod`). */
+export function hasUrlPassword(v: string | undefined): boolean {
+  return v !== undefined && URL_PASSWORD.test(v);
+}
+
+/**
+ * The password of a URL-valued variable, as written and percent-decoded; a password too
+ * short to search for alone (it would scrub ordinary words) is searched as the whole value.
+ */
+function pushUrlPasswords(out: string[], v: string | undefined): void {
+  const m = v === undefined ? null : URL_PASSWORD.exec(v);
+  if (!m) return;
+  const raw = m[1]!;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Not valid percent-encoding: the raw form only.
+  }
+  for (const pw of new Set([raw, decoded])) out.push(looksLikeCredential(pw) ? pw : v!);
 }
 
 /** Whether a value guessed to be a secret is one worth scrubbing: 8+ characters, not a plain number or boolean. */
@@ -80,6 +108,8 @@ function literal(form: string): string {
  */
 const ESCAPED_MAX = 1024;
 
+/** The entity names HTML and XML escapers write (`&#39;` and `&#x27;` come as references). */
+const HTML_NAMED: Readonly<Record<string, string>> = { "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" };
 const JSON_SHORT: Readonly<Record<string, string>> = { "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f" };
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
@@ -87,8 +117,10 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
  * A secret as encoders write it that escape only some of its characters, in any mix: a
  * URL keeps `/` and `=` of a query value but encodes a space or `"`; Go's JSON writes `<`
  * as `\u003c`, Python's every non-ASCII character, PHP's `/` as `\/`. Each character but
- * a letter or digit matches itself, its UTF-8 percent-encoding, its `\uXXXX` escape and a
- * backslash escape (a space `+` too). Hex digits and letters match in any case (flag `i`).
+ * a letter or digit matches itself, its UTF-8 percent-encoding, its `\uXXXX` escape, a
+ * backslash escape (a space `+` too) and, for a page or fault that quotes it, its HTML/XML
+ * character reference (`&#39;`, `&#x27;`) or entity (`&amp;`). Hex digits and letters
+ * match in any case (flag `i`).
  */
 function escapedPattern(secret: string): string {
   let out = "";
@@ -99,6 +131,10 @@ function escapedPattern(secret: string): string {
     }
     const alts = [escapeRe(ch), [...Buffer.from(ch, "utf8")].map((b) => `%${hex(b, 2)}`).join(""), `\\\\${JSON_SHORT[ch] ?? escapeRe(ch)}`];
     alts.push([...Array(ch.length).keys()].map((i) => `\\\\u${hex(ch.charCodeAt(i), 4)}`).join(""));
+    // Markup (HTML, XML): a character reference, decimal or hex, of any width, or its entity name.
+    const cp = ch.codePointAt(0)!;
+    alts.push(`&#0*${cp};`, `&#x0*${cp.toString(16)};`);
+    if (HTML_NAMED[ch]) alts.push(`&${HTML_NAMED[ch]};`);
     if (ch === " ") alts.push("\\+");
     out += `(?:${alts.join("|")})`;
   }

@@ -78,6 +78,9 @@ export function redactingStore(inner: Store, plan: PlanIR, scrub: Scrubber): Sto
       // The inline copy of a small result is one more sink: scrubbed like its artifact.
       return inner.recordIdempotency(scrub.tagged(key), ref, result === undefined ? undefined : scrub.value(result));
     },
+    storedKey(key) {
+      return scrub.tagged(key);
+    },
     forgetIdempotency(key) {
       return inner.forgetIdempotency(scrub.tagged(key));
     },

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
-import { FileStore, readStatusSummary } from "./file-store.js";
+import { FileStore, readStatusSummary, strayRunRecords } from "./file-store.js";
 import { planspecVersion } from "../util/version.js";
 import { verdictKey } from "../lint/verdict-key.js";
 import { Gateway } from "./gateway.js";
@@ -26,6 +26,7 @@ import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
+import { codeDigest, planDir, serverPrograms } from "./code.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -93,9 +94,11 @@ export function runsRoot(cwd: string): string {
 }
 
 /**
- * The run records inside the workspace (the run's directory, the runs root) as real
- * paths: the fs tools refuse them, so a plan cannot read a run's salt or append forged
- * lines to its events or journal. A workspace inside one of them guards nothing.
+ * The run records inside the workspace (the run's directory, the runs root) and the
+ * run's tool modules, as real paths: the fs tools refuse them, so a plan cannot read a
+ * run's salt, append forged lines to its events or journal, or rewrite the code the next
+ * session loads (in-process, with the operator's whole environment). A workspace inside
+ * one of them guards nothing.
  */
 function guardedDirs(workspace: string, dirs: ReadonlyArray<string | undefined>): string[] {
   const out: string[] = [];
@@ -189,9 +192,6 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
   return { registry, close: async () => pool?.close() };
 }
 
-function planDir(cwd: string, planFile: string | undefined): string {
-  return planFile ? dirname(resolve(cwd, planFile)) : cwd;
-}
 
 /** Starts a run of `plan` and executes it until it ends or pauses. */
 export async function startRun(opts: StartOptions): Promise<SessionResult> {
@@ -214,6 +214,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (await store.exists()) throw new InputError(`run ${runId} already exists in ${store.location}; use planspec resume`);
   } else {
     if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
+    const stray = existsSync(dir) ? strayRunRecords(dir) : undefined;
+    if (stray !== undefined) throw new InputError(`run directory ${dir} holds records of another run (${stray}) but no run: remove them, or choose another --run-dir`);
     mkdirSync(dir, { recursive: true });
     store = new FileStore(dir, runId);
   }
@@ -222,6 +224,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   await store.lock();
   try {
     const state = newRunState(opts.plan, runId, inputs);
+    // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
+    const code = codeDigest(modules, opts.plan, planDir(opts.cwd, opts.planFile));
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -234,10 +238,10 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (opts.gated === true) state.gate = verdictKey(opts.plan.planHash, config.planFile, opts.cwd);
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
-    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd)]);
+    emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
+    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules, ...serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile))]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets }).run();
+    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -318,7 +322,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
-    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
+    const code = codeDigest(modules, plan, planDir(process.cwd(), config.planFile));
+    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
@@ -346,9 +351,9 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd())]);
+    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules, ...serverPrograms(plan, planDir(process.cwd(), config.planFile))]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets }).run();
+    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

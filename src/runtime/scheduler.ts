@@ -19,6 +19,7 @@ import { PermanentStepError } from "./step.js";
 import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
 import { nextSummary } from "./summary.js";
 import { actionBinding } from "./binding.js";
+import { canonicalJson } from "../compiler/canonical.js";
 import { runOrder } from "./run-order.js";
 
 export interface SchedulerOptions {
@@ -29,6 +30,8 @@ export interface SchedulerOptions {
   maxOutputBytes?: number;
   /** Values of the plan's `secrets:`, for expressions. */
   secrets?: Record<string, string>;
+  /** The digest of the session's tool modules and MCP server programs (code.ts): an approval is bound to it. */
+  code?: string;
 }
 
 export interface RunOutcome {
@@ -60,6 +63,8 @@ export class Scheduler implements OutputSource {
   private parked = 0;
   private rejected: string | undefined;
   private decisionEvents: Promise<RunEvent[]> | undefined;
+  /** Idempotency key (stored form) -> the step that uses it; built on the first keyed step. */
+  private keyOwners: Map<string, number> | undefined;
   private stopping: RunOutcome | undefined;
   private wakeResolve: (() => void) | undefined;
   private woken = false;
@@ -299,6 +304,12 @@ export class Scheduler implements OutputSource {
         return undefined;
       }
       key = evaluateKey(node, env);
+      const owner = key === undefined ? undefined : this.keyOwner(key, i);
+      if (owner !== undefined) {
+        throw new PermanentStepError(
+          `idempotency_key "${key}" of step "${node.id}" is also the key of step "${this.nodes[owner]!.id}", which makes another call: "${node.id}" would adopt its result without calling ${node.tool ?? "its tool"}; give each step its own key`,
+        );
+      }
     } catch (err) {
       this.move(i, "running");
       this.move(i, "failed", errorMessage(err));
@@ -319,6 +330,33 @@ export class Scheduler implements OutputSource {
     if (key !== undefined) st.idempotencyKey = key;
     this.move(i, "running");
     return { i, env, key };
+  }
+
+  /**
+   * The other step that uses `key` for another call, if one does; else step `i` owns the
+   * key (or shares it with a step that makes the same call). A key's record says "this
+   * effect happened": a second step making the same call (the same payment by mistake)
+   * rightly adopts it, but one making another call (a receipt keyed like the invoice) was
+   * passed off as done without its call. Keys compare in their stored form (secrets
+   * tagged), so a key a step used in an earlier session counts.
+   */
+  private keyOwner(key: string, i: number): number | undefined {
+    const norm = (k: string) => this.store.storedKey?.(k) ?? k;
+    if (!this.keyOwners) {
+      this.keyOwners = new Map();
+      this.states.forEach((st, j) => {
+        const k = st.idempotencyKey;
+        if (k !== undefined && !this.keyOwners!.has(norm(k))) this.keyOwners!.set(norm(k), j);
+      });
+    }
+    const k = norm(key);
+    const owner = this.keyOwners.get(k);
+    if (owner !== undefined && owner !== i) return sameCall(this.nodes[owner]!, this.nodes[i]!) ? undefined : owner;
+    // A step whose key changed (new inputs on a resume) lets go of the old one.
+    const before = this.ns(i).idempotencyKey;
+    if (before !== undefined && norm(before) !== k && this.keyOwners.get(norm(before)) === i) this.keyOwners.delete(norm(before));
+    this.keyOwners.set(k, i);
+    return undefined;
   }
 
   /** The approval gate: true when the step may start now. An approval for something else than what the step will do now is void. */
@@ -361,8 +399,8 @@ export class Scheduler implements OutputSource {
     if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
     // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
     const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
-    if (actionBinding(node, await envFor(node, outputSource(stored, this.store)), stored) !== d.binding) {
-      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads) changed since it was approved; approve it again";
+    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
     }
     return undefined;
   }
@@ -478,6 +516,11 @@ export class Scheduler implements OutputSource {
     if (open) return { status: "failed", reason: `step "${open.id}" could not run` };
     return { status: "done" };
   }
+}
+
+/** Whether two steps make the same call: the same tool with the same arguments (as written), once or per item. */
+function sameCall(a: IRNode, b: IRNode): boolean {
+  return a.tool === b.tool && canonicalJson([a.with ?? null, a.forEach ?? null]) === canonicalJson([b.with ?? null, b.forEach ?? null]);
 }
 
 /** Why a run is paused, in one line: the steps waiting for a decision, and what settles the others. */

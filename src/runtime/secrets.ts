@@ -8,7 +8,7 @@
 import type { PlanIR } from "../ir.js";
 import { InputError } from "./inputs.js";
 import { fingerprint, type SecretSalt } from "./fingerprint.js";
-import { isSecretName, Scrubber, secretValues } from "./redact.js";
+import { hasUrlPassword, isSecretName, Scrubber, secretValues } from "./redact.js";
 import type { RunConfig } from "./store.js";
 import { pushAll } from "../util/arrays.js";
 
@@ -61,8 +61,8 @@ export function planSecrets(plan: PlanIR, env: NodeJS.ProcessEnv): Record<string
 
 /**
  * The environment a program started by a tool (`exec`) inherits: the session's, without
- * the operator's credentials (variables named like secrets, and those secret inputs are
- * read from), which are not the plan's to hand on, except the names the plan lists in
+ * the operator's credentials (variables named like secrets, those secret inputs are read
+ * from, and URLs with a password in them: `DATABASE_URL`, `PLANSPEC_STORE`), which are not the plan's to hand on, except the names the plan lists in
  * `secrets:` (declared in the plan, so reviewed, and scrubbed from the run). The same
  * rule as an MCP server's `${NAME}` (PS146).
  */
@@ -71,7 +71,7 @@ export function programEnv(plan: PlanIR | undefined, env: NodeJS.ProcessEnv): Re
   const inputVars = new Set(plan ? secretInputNames(plan).map((n) => plan.inputs[n]!.env) : []);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || (!listed.has(k) && (isSecretName(k) || inputVars.has(k)))) continue;
+    if (v === undefined || (!listed.has(k) && (isSecretName(k) || inputVars.has(k) || hasUrlPassword(v)))) continue;
     out[k] = v;
   }
   return out;

@@ -50,6 +50,27 @@ async function callOnce(node: IRNode, env: EvalEnv, gateway: Gateway, cc: CallCo
   throw new Error(`repeat: "${node.repeat.until}" still false after ${max} attempts`);
 }
 
+/**
+ * Every item's idempotency key, before any call. Two different items with one key would
+ * be one effect to an idempotent service (the second call answered with the first's
+ * result): refused. Equal items may share a key: they are the same effect.
+ */
+function itemKeys(node: IRNode, env: EvalEnv, items: unknown[], itemKey: (env: EvalEnv) => string | undefined): Array<string | undefined> {
+  const first = new Map<string, number>();
+  return items.map((item, i) => {
+    const key = itemKey({ ...env, item });
+    if (key === undefined) return key;
+    const j = first.get(key);
+    if (j === undefined) first.set(key, i);
+    else if (JSON.stringify(items[j]) !== JSON.stringify(item)) {
+      throw new PermanentStepError(
+        `idempotency_key of step "${node.id}" is "${key}" for items ${j + 1} and ${i + 1}, which differ: an idempotent service would do the first only; make the key read item`,
+      );
+    }
+    return key;
+  });
+}
+
 /** Waits `ms` between two polls of a `repeat`; an abort (timeout, run stopped) ends the wait at once. */
 export function pollDelay(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
@@ -66,8 +87,18 @@ export function pollDelay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Runs the body of one attempt and returns the step's output. */
-export async function runStepBody(node: IRNode, env: EvalEnv, gateway: Gateway, cc: CallContext): Promise<unknown> {
+/**
+ * Runs the body of one attempt and returns the step's output. `itemKey` evaluates the
+ * step's idempotency key in an item's environment: each call of a `for_each` carries its
+ * item's key, not the step's (which is evaluated without `item`).
+ */
+export async function runStepBody(
+  node: IRNode,
+  env: EvalEnv,
+  gateway: Gateway,
+  cc: CallContext,
+  itemKey?: (env: EvalEnv) => string | undefined,
+): Promise<unknown> {
   if (!node.forEach) return callOnce(node, env, gateway, cc);
   const items = evalExpr(node.forEach.items, env, "for_each.items", node);
   if (!Array.isArray(items)) throw new PermanentStepError(`for_each.items of step "${node.id}" is not a list`);
@@ -75,12 +106,13 @@ export async function runStepBody(node: IRNode, env: EvalEnv, gateway: Gateway, 
   if (items.length > max) {
     throw new PermanentStepError(`for_each of step "${node.id}" has ${items.length} items, more than max_items ${max}`);
   }
+  const keys = cc.idempotencyKey !== undefined && itemKey ? itemKeys(node, env, items, itemKey) : undefined;
   const results: unknown[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await callOnce(node, { ...env, item: items[i] }, gateway, cc);
+      results[i] = await callOnce(node, { ...env, item: items[i] }, gateway, keys ? { ...cc, idempotencyKey: keys[i] } : cc);
     }
   };
   const k = Math.max(1, Math.min(node.forEach.concurrency ?? 1, items.length || 1));

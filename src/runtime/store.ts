@@ -220,6 +220,11 @@ export interface Store {
    * given, is kept in the record too (callers pass it for small results only).
    */
   recordIdempotency(key: string, resultRef: string | null, result?: unknown): Promise<void>;
+  /**
+   * A key as this store writes it (a redacting store tags the secrets in it), so a key
+   * evaluated now compares with one a step recorded in an earlier session. Default: as is.
+   */
+  storedKey?(key: string): string;
   /** Removes a key's record (a person chose to run the call again: `planspec resolve --rerun`). */
   forgetIdempotency(key: string): Promise<void>;
   saveRevision(n: number, plan: PlanIR): Promise<void>;

@@ -111,7 +111,7 @@ const httpRequest: ToolImpl = {
         headers["content-type"] = "application/json";
       }
     }
-    const res = await fetch(url, { method, headers, body, signal: ctx.signal });
+    const res = await fetchWithinOrigin(url, { method, headers, body, signal: ctx.signal });
     const text = await bodyText(res, url, ctx.maxOutputBytes);
     let parsed: unknown = text;
     if ((res.headers.get("content-type") ?? "").includes("json")) {
@@ -124,6 +124,50 @@ const httpRequest: ToolImpl = {
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
   },
 };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+
+/**
+ * fetch, following redirects only within the request's origin (or from http to https on
+ * the same host). fetch itself follows any redirect, dropping only `Authorization` and
+ * `Cookie` on the way to another origin: every other header (an API key from `secrets:`)
+ * and, for 307/308, the body went to a host nobody approved, and a redirect to a metadata
+ * address made its answer the step's output. A redirect elsewhere comes back as the
+ * result (its status and `location`) for the plan to decide on.
+ */
+async function fetchWithinOrigin(url: string, init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal }): Promise<Response> {
+  let current = new URL(url);
+  let { method, body } = init;
+  const headers = { ...init.headers };
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(current, { method, headers, body, signal: init.signal, redirect: "manual" });
+    const location = res.headers.get("location");
+    if (!REDIRECTS.has(res.status) || location === null) return res;
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      return res;
+    }
+    if (!sameOrigin(current, next)) return res;
+    if (hop >= MAX_REDIRECTS) throw new ToolError(`http.request: more than ${MAX_REDIRECTS} redirects from ${url}`);
+    await res.body?.cancel();
+    // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
+    if ((res.status === 303 && method !== "GET" && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+      for (const h of Object.keys(headers)) if (/^content-(type|encoding|language|location)$/i.test(h)) delete headers[h];
+    }
+    current = next;
+  }
+}
+
+/** The same origin, or the same host going from http to https (its default ports). */
+function sameOrigin(from: URL, to: URL): boolean {
+  if (from.origin === to.origin) return true;
+  return from.protocol === "http:" && to.protocol === "https:" && from.hostname === to.hostname && from.port === "" && to.port === "";
+}
 
 /** A response body as text, refused (and the connection dropped) as soon as it passes `max` bytes. */
 async function bodyText(res: Response, url: string, max = Infinity): Promise<string> {

@@ -23,7 +23,8 @@ export interface ToolContext {
   maxOutputBytes?: number;
   /**
    * Real paths of directories inside the workspace that hold run records (the run's own
-   * directory, the runs root): the fs tools refuse them like a path outside.
+   * directory, the runs root), and of the run's tool modules: the fs tools refuse them
+   * like a path outside.
    */
   guarded?: readonly string[];
   /**

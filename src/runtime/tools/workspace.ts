@@ -41,11 +41,12 @@ export function inside(root: string, p: string): boolean {
 /**
  * Where fs tools may go: a workspace, less the directories inside it that hold run
  * records (the run's own directory, the runs root), which a plan could otherwise read
- * (a run's salt) or append forged lines to (plain checksums are no seal).
+ * (a run's salt) or append forged lines to (plain checksums are no seal), and less the
+ * run's tool modules and its MCP servers' programs (code the next session would run).
  */
 export interface Confinement {
   workspace: string;
-  /** Real paths of directories the tools must not open, read or write below. */
+  /** Real paths of directories the tools must not open, read or write below, and of files (tool modules, MCP server programs) they must not touch. */
   guarded?: readonly string[];
 }
 
@@ -58,9 +59,12 @@ function rootOf(where: string | Confinement): Root {
   return typeof where === "string" ? { root: realpathSync(where), guarded: [] } : { root: realpathSync(where.workspace), guarded: where.guarded ?? [] };
 }
 
-/** Refuses a real path inside a guarded directory. */
+/** Refuses a real path inside a guarded directory, or a guarded file (a tool module, an MCP server's program). */
 function checkGuarded(r: Root, p: string, real: string): void {
-  if (r.guarded.some((d) => inside(d, real))) throw new PathEscapeError(p, "is inside the run directory or the runs root (the runtime's records)");
+  const hit = r.guarded.find((d) => inside(d, real));
+  if (hit === undefined) return;
+  const file = statSync(hit, { throwIfNoEntry: false })?.isFile() === true;
+  throw new PathEscapeError(p, file ? "is code the run loads or starts (a tool module, an MCP server's program)" : "is inside the run directory or the runs root (the runtime's records)");
 }
 
 /** The workspace-relative path `p` names, refused when it leaves the workspace on its face (`..`, absolute). */
