@@ -2,15 +2,17 @@
 /**
  * Lint precision and recall on the labelled corpus (specs/lint/corpus/), or with
  * --holdout on the held-out corpus (specs/lint/holdout/, plans the rules were not tuned
- * on), or with --holdout2 on the second held-out corpus (specs/lint/holdout2/): the per-family
- * table, the gate figures (escapes, false blocks, blocked plans with no finding), the
- * per-rule table, and every miss and false alarm, in Markdown for bench/README.md.
+ * on), or with --holdout2 on the second held-out corpus (specs/lint/holdout2/), or with
+ * --holdout3 on the third (specs/lint/holdout3/): the per-family table, the gate figures
+ * (escapes, false blocks, blocked plans with no finding), the per-rule table, and every
+ * miss and false alarm, in Markdown for bench/README.md.
  *
- *   node bench/lint-precision.mjs [--holdout | --holdout2] [--json out.json]
+ *   node bench/lint-precision.mjs [--holdout | --holdout2 | --holdout3] [--json out.json]
  *
  * The scoring lives in test/lint/corpus.ts (TypeScript, run against src/ by vitest), so
- * this runs test/lint/corpus.test.ts (or holdout.test.ts, holdout2.test.ts) once with the report variable set and prints the
- * report it writes. The figures are deterministic; nothing here is timed.
+ * this runs test/lint/corpus.test.ts (or holdout.test.ts, holdout2.test.ts,
+ * holdout3.test.ts) once with the report variable set and prints the report it writes.
+ * The figures are deterministic; nothing here is timed.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,22 +24,26 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
   process.stdout.write(
-    "usage: node bench/lint-precision.mjs [--holdout | --holdout2] [--json out.json]\n\n" +
+    "usage: node bench/lint-precision.mjs [--holdout | --holdout2 | --holdout3] [--json out.json]\n\n" +
       "  --holdout        score the held-out corpus (specs/lint/holdout/) instead of specs/lint/corpus/\n" +
       "  --holdout2       score the second held-out corpus (specs/lint/holdout2/)\n" +
+      "  --holdout3       score the third held-out corpus (specs/lint/holdout3/)\n" +
       "  --json FILE      also write the score and every case's findings as JSON\n\n" +
-      "  $ node bench/lint-precision.mjs > corpus-report.md\n  $ node bench/lint-precision.mjs --holdout\n  $ node bench/lint-precision.mjs --holdout2\n",
+      "  $ node bench/lint-precision.mjs > corpus-report.md\n  $ node bench/lint-precision.mjs --holdout\n  $ node bench/lint-precision.mjs --holdout2\n  $ node bench/lint-precision.mjs --holdout3\n",
   );
   process.exit(0);
 }
 const holdout = args.includes("--holdout");
 const holdout2 = args.includes("--holdout2");
-if (holdout && holdout2) fail("--holdout and --holdout2 score different corpora; give one");
-const suite = holdout2
-  ? { test: "test/lint/holdout2.test.ts", env: "PLANSPEC_HOLDOUT2_REPORT", title: "the second held-out corpus" }
-  : holdout
-    ? { test: "test/lint/holdout.test.ts", env: "PLANSPEC_HOLDOUT_REPORT", title: "the held-out corpus" }
-    : { test: "test/lint/corpus.test.ts", env: "PLANSPEC_CORPUS_REPORT", title: "the labelled corpus" };
+const holdout3 = args.includes("--holdout3");
+if ([holdout, holdout2, holdout3].filter(Boolean).length > 1) fail("--holdout, --holdout2 and --holdout3 score different corpora; give one");
+const suite = holdout3
+  ? { test: "test/lint/holdout3.test.ts", env: "PLANSPEC_HOLDOUT3_REPORT", title: "the third held-out corpus" }
+  : holdout2
+    ? { test: "test/lint/holdout2.test.ts", env: "PLANSPEC_HOLDOUT2_REPORT", title: "the second held-out corpus" }
+    : holdout
+      ? { test: "test/lint/holdout.test.ts", env: "PLANSPEC_HOLDOUT_REPORT", title: "the held-out corpus" }
+      : { test: "test/lint/corpus.test.ts", env: "PLANSPEC_CORPUS_REPORT", title: "the labelled corpus" };
 const jsonAt = args.indexOf("--json");
 const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && !jsonOut) fail("--json expects a file name");
