@@ -12,9 +12,8 @@
  *   PLANSPEC_HOLDOUT3_REPORT=out.md npx vitest run test/lint/holdout3.test.ts   # also writes the report
  *   node bench/lint-precision.mjs --holdout3                                      # prints it
  */
-import { describe, expect, it } from "vitest";
-import { registeredRules } from "../../src/lint/engine.js";
-import { type Floors, belowFloors, cliDisagreements, labelProblems, loadCorpus, renderReport, runCorpus, writeReport } from "./corpus.js";
+import type { Floors } from "./corpus.js";
+import { heldOutSuite } from "./held-out.js";
 
 export const HOLDOUT3_DIR = "specs/lint/holdout3";
 
@@ -27,6 +26,10 @@ export const HOLDOUT3_DIR = "specs/lint/holdout3";
  * that goes on "until a legal roster is found" with no repeat, and write-without-verification
  * on a plan whose only write (an UPDATE with no WHERE) no verify step checks. The floors are
  * these figures less about one finding per family.
+ *
+ * Still blind after merging main at 9fb8244 and d18fbcc (write-without-verification on
+ * effective writes, ssh hosts, later-clause refinements; made before anyone here read these
+ * plans): 1.00 / 0.97 (39 of 40), the unbounded-loop miss left. Not tuned on since: keep it so.
  */
 export const HOLDOUT3_FLOORS: Floors = {
   precision: 0.95,
@@ -47,47 +50,11 @@ export const HOLDOUT3_FLOORS: Floors = {
   },
 };
 
-const { linted, score } = runCorpus(HOLDOUT3_DIR);
-const report = renderReport(score, HOLDOUT3_DIR);
-if (process.env.PLANSPEC_HOLDOUT3_REPORT) writeReport(process.env.PLANSPEC_HOLDOUT3_REPORT, score, linted, HOLDOUT3_DIR);
-
-describe("the third held-out corpus", () => {
-  const cases = loadCorpus(HOLDOUT3_DIR);
-
-  it("has 24 plans: 15 a reviewer blocks, 9 good ones, at least 4 revision pairs, at least 10 domains", () => {
-    expect(cases.length).toBe(24);
-    expect(cases.filter((c) => c.gate === "fail").length).toBe(15);
-    expect(cases.filter((c) => c.gate === "pass").length).toBe(9);
-    expect(cases.filter((c) => c.original).length).toBeGreaterThanOrEqual(4);
-    expect(new Set(cases.map((c) => c.domain)).size).toBeGreaterThanOrEqual(10);
-  });
-
-  it("uses no domain of the labelled corpus or the first two holdouts", () => {
-    const earlier = new Set([...loadCorpus("specs/lint/corpus"), ...loadCorpus("specs/lint/holdout"), ...loadCorpus("specs/lint/holdout2")].map((c) => c.domain));
-    expect(cases.map((c) => c.domain).filter((d) => earlier.has(d))).toEqual([]);
-  });
-
-  it("compiles every plan and original without a diagnostic", () => {
-    expect(linted.flatMap((l) => l.compileProblems)).toEqual([]);
-  });
-
-  it("labels only registered rule ids, and only steps the plans have", () => {
-    expect(labelProblems(cases, new Set(registeredRules().map((r) => r.id)))).toEqual([]);
-  });
-
-  it("gives the same gate in process as the CLI does (a blocked plan, a revision case, a hard negative)", () => {
-    expect(cliDisagreements(linted, ["hotel-rate-sync-sends-later-clause", "payroll-revision-approval-parallel", "good-custody-withdrawals-select"])).toEqual([]);
-  });
-});
-
-describe("holdout3 score", () => {
-  it("prints the figures", () => {
-    // The report is the point of this file: vitest shows it with the run.
-    console.log(report);
-    expect(score.cases).toBe(24);
-  });
-
-  it("stays within the floors: precision, recall (overall and per family), gate accuracy, escapes, false blocks", () => {
-    expect(belowFloors(score, HOLDOUT3_FLOORS)).toEqual([]);
-  });
+heldOutSuite({
+  title: "the third held-out corpus",
+  dir: HOLDOUT3_DIR,
+  floors: HOLDOUT3_FLOORS,
+  reportEnv: "PLANSPEC_HOLDOUT3_REPORT",
+  cliCases: ["hotel-rate-sync-sends-later-clause", "payroll-revision-approval-parallel", "good-custody-withdrawals-select"],
+  newDomainsAgainst: ["specs/lint/corpus", "specs/lint/holdout", "specs/lint/holdout2"],
 });
