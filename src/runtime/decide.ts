@@ -93,12 +93,9 @@ export async function decide(
 
 /** The code digest (code.ts) the run's last session recorded in its first event; undefined for a run of an older planspec. */
 async function sessionCode(store: Store): Promise<string | undefined> {
-  const events = await store.readEvents();
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if ((e.type === "run.started" || e.type === "run.resumed") && typeof e.data.code === "string") return e.data.code;
-  }
-  return undefined;
+  const types = ["run.started", "run.resumed"];
+  const last = store.lastEvent ? await store.lastEvent(types) : (await store.readEvents()).filter((e) => types.includes(e.type)).at(-1);
+  return typeof last?.data.code === "string" ? last.data.code : undefined;
 }
 
 /**

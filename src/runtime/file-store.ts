@@ -663,6 +663,33 @@ export class FileStore implements Store {
     return out;
   }
 
+  async lastEvent(types: readonly string[]): Promise<RunEvent | undefined> {
+    this.flushEvents();
+    const file = this.path("events.jsonl");
+    if (!existsSync(file)) return undefined;
+    const bytes = readOwnFile(file);
+    let last: RunEvent | undefined;
+    for (const type of types) {
+      // `"type":"run.started"` can also be text inside an event's data (a tool's output): a
+      // candidate counts only when its line's own type is that.
+      const needle = Buffer.from(`"type":${JSON.stringify(type)}`);
+      for (let at = bytes.lastIndexOf(needle); at >= 0; at = at > 0 ? bytes.lastIndexOf(needle, at - 1) : -1) {
+        const start = at > 0 ? bytes.lastIndexOf(10, at - 1) + 1 : 0;
+        const newline = bytes.indexOf(10, at);
+        let e: RunEvent;
+        try {
+          e = JSON.parse(bytes.toString("utf8", start, newline < 0 ? bytes.length : newline)) as RunEvent;
+        } catch {
+          continue;
+        }
+        if (e.type !== type) continue;
+        if (last === undefined || e.seq > last.seq) last = e;
+        break;
+      }
+    }
+    return last;
+  }
+
   async syncEvents(): Promise<void> {
     this.flushEvents();
     if (this.eventsFd !== undefined) fdatasyncSync(this.eventsFd);

@@ -210,6 +210,11 @@ export interface Store {
   checkArtifact(ref: string, hash: string): Promise<boolean>;
   appendEvent(type: string, data: Record<string, unknown>): RunEvent;
   readEvents(): Promise<RunEvent[]>;
+  /**
+   * The last event of one of `types`, without reading every event (`approve` on a run of
+   * 100,000 steps wants one line of 400,000). Default: `readEvents` and a search.
+   */
+  lastEvent?(types: readonly string[]): Promise<RunEvent | undefined>;
   /** Makes appended events durable (called when the run stops). */
   syncEvents(): Promise<void>;
   /** Writes events a store holds back (a run directory batches them per turn) so readers see them now. */

@@ -107,6 +107,29 @@ export function storeConformance(kind: string, harness: () => StoreHarness): voi
       expect((await again.readConfig()).toolModules).toEqual([tools]);
     });
 
+    it("finds the last event of a type without reading them all, not fooled by that type inside an event's data", async () => {
+      const { ws, tools, h } = setup();
+      const id = newId("last");
+      await startRun({ plan: plan(CHAIN), cwd: ws, inputs: {}, toolModules: [tools], store: h.store(id) });
+      const s = h.store(id);
+      await s.lock();
+      s.appendEvent("node.output", { type: "run.started", code: "forged", nested: { type: "run.resumed", code: "forged" } });
+      s.appendEvent("run.resumed", { code: "second-session" });
+      s.appendEvent("node.output", { type: "run.resumed", code: "forged-later" });
+      await s.syncEvents();
+      await s.unlock();
+      const again = h.store(id);
+      const events = await again.readEvents();
+      const byScan = (types: string[]) => events.filter((e) => types.includes(e.type)).at(-1);
+      expect(again.lastEvent).toBeTypeOf("function");
+      expect(await again.lastEvent!(["run.started", "run.resumed"])).toEqual(byScan(["run.started", "run.resumed"]));
+      expect((await again.lastEvent!(["run.started", "run.resumed"]))?.data.code).toBe("second-session");
+      const started = await again.lastEvent!(["run.started"]);
+      expect(started).toEqual(byScan(["run.started"]));
+      expect(started?.seq).toBe(0);
+      expect(await again.lastEvent!(["no.such.type"])).toBeUndefined();
+    });
+
     it("stores artifacts write-once by content: the same value has the same reference", async () => {
       const { h } = setup();
       const id = newId("art");

@@ -282,6 +282,17 @@ export class PgStore implements Store {
     return [...stored, ...this.pendingEvents];
   }
 
+  async lastEvent(types: readonly string[]): Promise<RunEvent | undefined> {
+    const pending = this.pendingEvents.filter((e) => types.includes(e.type)).at(-1);
+    if (pending) return pending;
+    const r = await this.db.query<{ seq: number; time: Date; type: string; data: Record<string, unknown> }>(
+      "SELECT seq, time, type, data FROM planspec.events WHERE run_id = $1 AND type = ANY($2::text[]) ORDER BY seq DESC LIMIT 1",
+      [this.runId, types],
+    );
+    const row = r.rows[0];
+    return row ? { seq: row.seq, time: row.time.toISOString(), type: row.type, data: row.data } : undefined;
+  }
+
   async syncEvents(): Promise<void> {
     if (this.pendingEvents.length === 0) return;
     const generation = this.fence();
