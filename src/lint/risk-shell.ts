@@ -51,7 +51,7 @@ const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|
 const PUBLISHERS: Record<string, string> = { npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" };
 const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
-const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice"]);
+const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall"]);
 const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel"]);
@@ -65,9 +65,12 @@ export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
-  for (const words of splitCommands(text)) commandEffect(words, out, depth);
+  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth);
   return out;
 }
+
+/** `$(which rm)`, `` `command -v rm` ``, `$(type -p rm)`: the program found on PATH, run in its place. */
+const LOOKED_UP = /\$\(\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*\)|`\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*`/g;
 
 /** The effects of one already tokenised command (an argv array). */
 export function argvEffects(words: readonly string[]): CommandEffect[] {
@@ -99,6 +102,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   const program = basename(words[i]!);
   const args = words.slice(i + 1);
+  // `eval "rm -rf /data"` runs its words as a command line.
+  if (program === "eval") {
+    if (args.length > 0 && depth < 3) out.push(...commandEffects(args.join(" "), depth + 1));
+    return;
+  }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined && depth < 3) out.push(...commandEffects(args[c + 1]!, depth + 1));
@@ -207,7 +215,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     case "http":
     case "https": {
       const m = args.findIndex((a) => a === "-X" || a === "--request" || a === "--method");
-      const method = (m >= 0 ? args[m + 1] : undefined)?.toUpperCase();
+      // `-XPOST`, `--request=POST`, `--method=DELETE` (wget) name it too.
+      const attached = args.map((a) => /^(?:-X|--request=|--method=)([A-Za-z]+)$/.exec(a)?.[1]).find((x) => x !== undefined);
+      const method = (m >= 0 ? args[m + 1] : attached)?.toUpperCase();
       const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a));
       if (method === "DELETE") return push(XD, `${program} -X DELETE`);
       if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);

@@ -92,6 +92,16 @@ describe("shell commands in arguments", () => {
     ['psql -c "DROP DATABASE shop"', "write", true, "`psql DROP DATABASE`"],
     ["curl -X POST https://hooks.example.com/x -d '{}'", "external", false, "`curl -X POST`"],
     ["find /data -name '*.tmp' -delete", "write", true, "`find -delete`"],
+    // Ways a careless or hostile plan hides the program or the option (red team, round 4).
+    ["$(which rm) -rf /data", "write", true, "`rm -rf`"],
+    ["`command -v rm` -rf /data", "write", true, "`rm -rf`"],
+    ['eval "rm -rf /data"', "write", true, "`rm -rf`"],
+    ["busybox rm -rf /data", "write", true, "`rm -rf`"],
+    ["watch -n 5 rm -rf /data/tmp", "write", true, "`rm -rf`"],
+    ["parallel rm -rf ::: /data/a /data/b", "write", true, "`rm -rf`"],
+    ["curl -XPOST https://api.example.com/refunds", "external", false, "`curl -X POST`"],
+    ["curl --request=POST https://api.example.com/refunds", "external", false, "`curl -X POST`"],
+    ["wget --method=DELETE https://api.example.com/users/7", "external", true, "`wget -X DELETE`"],
   ])("%s", (command, risk, destructive, what) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
