@@ -15,6 +15,12 @@ const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "
 const SQL_KEYS_STRONG = new Set(["sql", "statement", "statements", "stmt", "ddl", "dml", "migration", "queries"]);
 const SQL_KEYS_WEAK = new Set(["query", "q"]);
 const METHOD_KEYS = new Set(["method", "http_method", "verb"]);
+// Headers a server takes the method from instead of the request line (at any depth: `headers.X-HTTP-Method-Override`).
+const METHOD_OVERRIDE_KEYS = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
+// `?_method=DELETE`: the form field frameworks (Rails, Laravel) take the method from.
+const METHOD_PARAM = /[?&]_method=([A-Za-z]+)(?:[&#]|$)/;
+// A GraphQL document that changes data; its first field names what it does (`deleteUser`).
+const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
 const URL_KEYS = new Set(["url", "uri", "endpoint", "path", "href"]);
 const PROD_KEYS = new Set(["env", "environment", "stage", "context", "kube_context", "cluster", "namespace", "target", "profile", "workspace", "project", "host", "hostname", "server", "url", "endpoint", "base_url", "database", "db", "dsn", "connection", "site", "account", "region"]);
 const PROD_KEYS_SURE = new Set(["env", "environment", "stage"]);
@@ -57,6 +63,9 @@ export class ArgumentScan {
   private hasAmount = false;
   private hasCurrency = false;
   private method: { value: string; path: DocPath } | undefined;
+  /** A method given by an override header or a `_method` parameter: it wins over `method`. */
+  private override: { value: string; path: DocPath; what: string } | undefined;
+  private mutation: { field: string; path: DocPath } | undefined;
 
   constructor(
     private readonly ir: PlanIR,
@@ -114,6 +123,13 @@ export class ArgumentScan {
   private text(s: string, path: DocPath, key: string, sure: Confidence): void {
     if (s.length < 2) return;
     if (METHOD_KEYS.has(key) && path.length === 2) this.method = { value: s.trim().toUpperCase(), path };
+    if (METHOD_OVERRIDE_KEYS.has(key)) this.override = { value: s.trim().toUpperCase(), path, what: `${String(path[path.length - 1])}: ${s.trim().toUpperCase()}` };
+    if (URL_KEYS.has(key)) {
+      const p = METHOD_PARAM.exec(s);
+      if (p) this.override = { value: p[1]!.toUpperCase(), path, what: `_method=${p[1]!.toUpperCase()}` };
+    }
+    const g = GRAPHQL_MUTATION.exec(s);
+    if (g) this.mutation = { field: g[1]!, path };
     if (PROD_KEYS.has(key) && PRODUCTION.test(s)) {
       this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${quotePath(path)}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
     }
@@ -154,13 +170,25 @@ export class ArgumentScan {
 
   /** Facts that need the whole argument list: an HTTP method beside a URL, money beside an amount. */
   finish(): void {
-    const m = this.method;
-    if (m && /^(?:POST|PUT|PATCH|DELETE)$/.test(m.value) && (this.facts.http || this.hasUrl)) {
+    const http = this.facts.http || this.hasUrl;
+    const o = this.override;
+    const m = o ? { value: o.value, path: o.path } : this.method;
+    if (m && /^(?:POST|PUT|PATCH|DELETE)$/.test(m.value) && http) {
       this.signals.push({
         risk: "external",
         destructive: m.value === "DELETE",
-        reason: `\`method: ${m.value}\` in \`${showPath(m.path)}\``,
+        reason: `\`${o ? o.what : `method: ${m.value}`}\` in \`${showPath(m.path)}\``,
         path: m.path,
+        confidence: this.facts.http ? "high" : "medium",
+      });
+    }
+    const g = this.mutation;
+    if (g && http) {
+      this.signals.push({
+        risk: "external",
+        destructive: /^(?:delete|remove|destroy|purge|drop|wipe|erase)/i.test(g.field),
+        reason: `the GraphQL mutation \`${g.field}\` in \`${showPath(g.path)}\``,
+        path: g.path,
         confidence: this.facts.http ? "high" : "medium",
       });
     }

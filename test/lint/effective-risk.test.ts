@@ -163,6 +163,20 @@ describe("HTTP methods", () => {
     const r = stepRisk(HTTP, `kind: read\ngoal: Call the API\ntool: http.request\nwith: { url: "https://api.example.com/v1/items", method: ${method} }`);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
   });
+
+  // A method the server takes from elsewhere than `method` (red team, round 4).
+  it.each([
+    ['{ url: "https://api.example.com/users/7", headers: { X-HTTP-Method-Override: DELETE } }', "external", true],
+    ['{ url: "https://api.example.com/users/7", method: POST, headers: { X-HTTP-Method: DELETE } }', "external", true],
+    ['{ url: "https://api.example.com/users/7?_method=DELETE" }', "external", true],
+    ['{ url: "https://api.example.com/graphql", body: { query: "mutation { refundCharge(id: 7) { id } }" } }', "external", false],
+    ['{ url: "https://api.example.com/graphql", query: "mutation DropUser { deleteUser(id: 7) { id } }" }', "external", true],
+    ['{ url: "https://api.example.com/graphql", body: { query: "query { user(id: 7) { name } }" } }', "read", false],
+    ['{ url: "https://api.example.com/search?q=_method%3DDELETE+mutation" }', "read", false],
+  ])("%s", (args, risk, destructive) => {
+    const r = stepRisk(HTTP, `kind: read\ngoal: Call the API\ntool: http.request\nwith: ${args}`);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
 });
 
 describe("tool names, descriptions and annotations", () => {
