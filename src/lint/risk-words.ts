@@ -59,8 +59,27 @@ const READ_WORDS = new Set(
 // Lead-ins before a description's verb: "Tool to send ...", "Allows the agent to refund ...".
 const LEAD_IN = /^(?:this tool |the tool |a tool |tool (?:that |to |which )|used to |use (?:this |it )?to |allows? (?:you |users |the (?:agent|user|model) )?to |lets? (?:you |users )?|can |will |helps? (?:you )?)/i;
 
+/**
+ * Letters of other scripts that look like Latin ones (Cyrillic `е`, Greek `ο`...), read as
+ * those: `billing.rеfund` with a Cyrillic `е` looks like a refund to whoever reviews the
+ * plan, so it is one to the linter too. Fullwidth forms fold by NFKC.
+ */
+const LOOK_ALIKE: Readonly<Record<string, string>> = Object.fromEntries(
+  [..."аеорсухіјѕԁһӏԛԝкАВЕКМНОРСТХУІЈЅαορνικυεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"].map((ch, i) => [ch, "aeopcyxijsdhlqwkABEKMHOPCTXYIJSaopvikueABEZHIKMNOPTYX"[i]!]),
+);
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function latin(s: string): string {
+  if (!NON_ASCII.test(s)) return s;
+  let out = "";
+  for (const ch of s.normalize("NFKC")) out += LOOK_ALIKE[ch] ?? ch;
+  return out;
+}
+
 /** The actions a tool's id and description name, strongest first; empty for look-ups. */
-export function toolActions(id: string, description: string | undefined): ToolAction[] {
+export function toolActions(rawId: string, rawDescription: string | undefined): ToolAction[] {
+  const id = latin(rawId);
+  const description = rawDescription === undefined ? undefined : latin(rawDescription);
   const out: ToolAction[] = [];
   const money = MONEY.test(id.replace(/[._-]/g, " ")) || (description !== undefined && MONEY.test(description));
   const segments = id

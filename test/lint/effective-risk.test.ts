@@ -188,6 +188,12 @@ describe("tool names, descriptions and annotations", () => {
     ["crm.sync", "Sends the changed contacts to the CRM", "message"],
     ["stripe.refunds.create", undefined, "payment"],
     ["fs.remove", undefined, "delete"],
+    // Look-alike letters from other scripts read as the Latin ones (Cyrillic е, а, о; Greek ο).
+    ["billing.r\u0435fund", undefined, "payment"],
+    ["s\u0435nd_\u0435mail", undefined, "message"],
+    ["crm.sync", "S\u0435nds the changed contacts to the CRM", "message"],
+    ["feed.publ\u0456sh", undefined, "publish"],
+    ["\uff52\uff45\uff46\uff55\uff4e\uff44_charge", undefined, "payment"],
   ])("%s names an action", (id, description, cls) => {
     expect(toolActions(id, description)[0]?.cls).toBe(cls);
   });
