@@ -5,6 +5,7 @@
  * (`--dry-run`, `git push -n`, `terraform plan`) and look-ups (`kubectl get`) are reads.
  */
 import type { Risk } from "../ir.js";
+import { cliEffect } from "./risk-clis.js";
 import { sqlEffects } from "./risk-sql.js";
 
 export interface CommandEffect {
@@ -96,8 +97,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       i++;
       while (words[i]?.startsWith("-")) i += words[i] === "-u" || words[i] === "-g" || words[i] === "-n" ? 2 : 1;
     } else if (basename(w) === "timeout") i += 2;
-    // `bundle exec fastlane supply`: the program is the word after.
-    else if (basename(w) === "bundle" && words[i + 1] === "exec") i += 2;
+    // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`: the program is the word after.
+    else if ((basename(w) === "bundle" || basename(w) === "pnpm") && words[i + 1] === "exec") i += 2;
+    else if (basename(w) === "yarn" && words[i + 1] === "dlx") i += 2;
+    else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
+      i++;
+      while (words[i]?.startsWith("-")) i++;
+    }
+    // `python manage.py flush`, `node scripts/deploy.js`: the script is the program.
+    else if (/^(?:python[0-9.]*|node|ruby|perl|php)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|rb|pl|php)$/.test(words[i + 1]!)) i++;
     else break;
   }
   const program = basename(words[i]!);
@@ -110,6 +118,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
     if (c >= 0 && args[c + 1] !== undefined && depth < 3) out.push(...commandEffects(args[c + 1]!, depth + 1));
+    // `bash scripts/deploy.sh prod`: the script, read by its name.
+    else if (c < 0 && args[0] !== undefined && !args[0].startsWith("-") && depth < 3) commandEffect(args, out, depth + 1);
     return;
   }
   if (program === "ssh") {
@@ -270,6 +280,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
+  const cli = cliEffect(program, args, subcommands(program, args, 3));
+  if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);
 }

@@ -1,0 +1,144 @@
+/**
+ * Deploy, infrastructure and data tools a plan runs through a shell, beyond the ones
+ * risk-shell.ts reads by hand (kubectl, helm, terraform, git, cloud CLIs): one table of
+ * programs, each with the subcommands that change something elsewhere (external), that
+ * destroy (destructive), or that write a database. A subcommand the table does not name is
+ * a read, as for the programs above: `pulumi preview`, `heroku logs`, `flyway info`.
+ * Task runners (`make`, `npm run`, `./deploy.sh`) are read by their target's words.
+ */
+import type { Risk } from "../ir.js";
+
+export interface CliEffect {
+  risk: Risk;
+  destructive: boolean;
+  /** What a reviewer would quote, without backticks: "pulumi destroy". */
+  what: string;
+}
+
+type Kind = "x" | "xd" | "w" | "d";
+
+const EFFECT: Record<Kind, { risk: Risk; destructive: boolean }> = {
+  x: { risk: "external", destructive: false },
+  xd: { risk: "external", destructive: true },
+  w: { risk: "write", destructive: false },
+  d: { risk: "write", destructive: true },
+};
+
+/** Program -> subcommand (first word after the options; `pg:reset` whole) -> effect. `""`: the program alone. */
+const SUBCOMMANDS: Record<string, Record<string, Kind>> = {
+  pulumi: { up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" },
+  cdk: { deploy: "x", destroy: "xd", bootstrap: "x", import: "x" },
+  serverless: { deploy: "x", remove: "xd", invoke: "x", rollback: "x" },
+  sls: { deploy: "x", remove: "xd", invoke: "x", rollback: "x" },
+  firebase: { deploy: "x", "hosting:disable": "xd", "firestore:delete": "xd", "database:remove": "xd", "database:set": "x", "functions:delete": "xd" },
+  vercel: { "": "x", deploy: "x", rm: "xd", remove: "xd", promote: "x", rollback: "x", alias: "x" },
+  netlify: { deploy: "x", "sites:delete": "xd", "env:set": "x" },
+  fly: { deploy: "x", destroy: "xd", scale: "x", launch: "x" },
+  flyctl: { deploy: "x", destroy: "xd", scale: "x", launch: "x" },
+  heroku: { "pg:reset": "xd", "apps:destroy": "xd", destroy: "xd", "ps:scale": "x", "config:set": "x", "releases:rollback": "x", run: "x", "pg:promote": "x" },
+  gsutil: { rm: "xd", cp: "x", mv: "x", rsync: "x", rb: "xd" },
+  mc: { rm: "xd", rb: "xd", cp: "x", mv: "x", mirror: "x" },
+  flyway: { migrate: "w", clean: "d", repair: "w", baseline: "w", undo: "d" },
+  liquibase: { update: "w", dropall: "d", rollback: "w", "rollback-count": "w", "update-sql": "w" },
+  alembic: { upgrade: "w", downgrade: "d", stamp: "w" },
+  "ansible-playbook": { "": "x" },
+};
+
+/** Subcommands of a program that acts alone which only read: `vercel ls`. */
+const ALONE_READS: Record<string, ReadonlySet<string>> = {
+  vercel: new Set(["ls", "list", "inspect", "logs", "env", "domains", "whoami", "help", "dev", "pull", "login", "logout", "link", "build", "certs", "dns", "projects", "teams", "switch"]),
+};
+
+/** Database tools whose task names what they do: `rails db:drop`, `rake db:migrate`, `manage.py flush`. */
+const DB_TASKS: Record<string, Kind> = {
+  "db:drop": "d", "db:reset": "d", "db:purge": "d", "db:schema:load": "d", "db:truncate_all": "d", "db:migrate": "w", "db:rollback": "d", "db:seed": "w", "db:setup": "w",
+  flush: "d", migrate: "w", loaddata: "w", sqlflush: "d",
+};
+const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin"]);
+
+/** Redis commands by what they do to the data. */
+const REDIS_DESTRUCTIVE = /^(?:FLUSHALL|FLUSHDB|DEL|UNLINK|EXPIRE|PEXPIRE|GETDEL|SPOP|LPOP|RPOP|HDEL|SREM|ZREM|XDEL|XTRIM)$/i;
+const REDIS_WRITE = /^(?:SET|SETEX|MSET|HSET|HMSET|LPUSH|RPUSH|SADD|ZADD|INCR|INCRBY|DECR|APPEND|RENAME|XADD|PUBLISH|CONFIG|RESTORE|MIGRATE|MOVE|COPY)$/i;
+const REDIS_VALUE_FLAGS = new Set(["-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "--tls", "--cacert", "--cert", "--key"]);
+
+/** What a mongo shell script does: `db.users.deleteMany({})`, `db.dropDatabase()`. */
+const MONGO_DESTRUCTIVE = /\.(?:drop|dropDatabase|deleteMany|deleteOne|remove|findOneAndDelete|dropIndexes?)\s*\(/;
+const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|findOneAndUpdate|findOneAndReplace|bulkWrite|createIndex|renameCollection)\s*\(/;
+
+/** Words of a task runner's target that name an effect: `make deploy`, `npm run db:drop`, `./teardown.sh`. */
+const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "ship"]);
+const TARGET_DESTRUCTIVE = new Set(["destroy", "teardown", "nuke", "purge", "wipe", "drop"]);
+
+/** The effect of `program args` when the table knows it; `sub` are the first words after the options. */
+export function cliEffect(program: string, args: readonly string[], sub: readonly string[]): CliEffect | undefined {
+  const s0 = sub[0] ?? "";
+  const table = SUBCOMMANDS[program];
+  if (table) {
+    const named = s0 ? table[s0.toLowerCase()] : undefined;
+    // A program that acts alone (`vercel`, `vercel ./site`, `ansible-playbook site.yml`) unless its subcommand reads.
+    const kind = named ?? (table[""] !== undefined && !ALONE_READS[program]?.has(s0.toLowerCase()) ? table[""] : undefined);
+    return kind ? { ...EFFECT[kind], what: named ? `${program} ${s0}` : program } : undefined;
+  }
+  if (program === "prisma") {
+    const two = `${s0} ${sub[1] ?? ""}`.trim();
+    if (two === "migrate reset" || (two === "db push" && args.includes("--accept-data-loss"))) return { ...EFFECT.d, what: `prisma ${two}` };
+    if (two === "migrate deploy" || two === "migrate dev" || two === "db push" || two === "db execute") return { ...EFFECT.w, what: `prisma ${two}` };
+    return undefined;
+  }
+  if (TASK_RUNNERS.has(program)) {
+    const task = sub.find((w) => w in DB_TASKS);
+    return task ? { ...EFFECT[DB_TASKS[task]!], what: `${program} ${task}` } : undefined;
+  }
+  if (program === "redis-cli") {
+    const command = redisCommand(args);
+    if (command && REDIS_DESTRUCTIVE.test(command)) return { ...EFFECT.d, what: `redis-cli ${command.toUpperCase()}` };
+    if (command && REDIS_WRITE.test(command)) return { ...EFFECT.w, what: `redis-cli ${command.toUpperCase()}` };
+    return undefined;
+  }
+  if (program === "mongo" || program === "mongosh") {
+    const script = args.find((a, k) => args[k - 1] === "--eval") ?? "";
+    const d = MONGO_DESTRUCTIVE.exec(script);
+    if (d) return { ...EFFECT.d, what: `${program} ${d[0].slice(1).replace(/\s*\($/, "")}` };
+    const w = MONGO_WRITE.exec(script);
+    if (w) return { ...EFFECT.w, what: `${program} ${w[0].slice(1).replace(/\s*\($/, "")}` };
+    return undefined;
+  }
+  return taskTarget(program, sub);
+}
+
+/** The Redis command word of a `redis-cli` line: the first word after its options. */
+function redisCommand(args: readonly string[]): string | undefined {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a.startsWith("-")) {
+      if (REDIS_VALUE_FLAGS.has(a)) k++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+/** `make deploy`, `npm run deploy:prod`, `yarn publish-site`, `just teardown`, `./scripts/deploy.sh`. */
+function taskTarget(program: string, sub: readonly string[]): CliEffect | undefined {
+  let target: string | undefined;
+  let shown: string;
+  if (program === "make" || program === "just" || program === "task") {
+    target = sub.find((w) => !w.includes("="));
+    shown = `${program} ${target}`;
+  } else if (program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") {
+    // `npm run x`, `pnpm run x`, `yarn x` (npm publish is risk-shell's).
+    target = sub[0] === "run" || sub[0] === "run-script" ? sub[1] : program === "npm" ? undefined : sub[0];
+    shown = `${program}${sub[0] === "run" || sub[0] === "run-script" ? ` ${sub[0]}` : ""} ${target}`;
+  } else if (/\.(?:sh|bash|zsh|ps1|py|rb)$/.test(program)) {
+    target = program.replace(/\.[a-z0-9]+$/, "");
+    shown = program;
+  } else {
+    return undefined;
+  }
+  if (!target) return undefined;
+  const words = target.toLowerCase().split(/[^a-z0-9]+/);
+  if (words.some((w) => TARGET_DESTRUCTIVE.has(w))) return { ...EFFECT.xd, what: shown };
+  if (words.some((w) => TARGET_EXTERNAL.has(w))) return { ...EFFECT.x, what: shown };
+  return undefined;
+}
