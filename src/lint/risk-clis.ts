@@ -67,7 +67,9 @@ const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|fin
 
 /** Words of a task runner's target that name an effect: `make deploy`, `npm run db:drop`, `./teardown.sh`. */
 const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "ship"]);
-const TARGET_DESTRUCTIVE = new Set(["destroy", "teardown", "nuke", "purge", "wipe", "drop"]);
+// Infrastructure torn down (external), or data destroyed where the target does not say (a write).
+const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
+const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop"]);
 
 /** The effect of `program args` when the table knows it; `sub` are the first words after the options. */
 export function cliEffect(program: string, args: readonly string[], sub: readonly string[]): CliEffect | undefined {
@@ -138,7 +140,8 @@ function taskTarget(program: string, sub: readonly string[]): CliEffect | undefi
   }
   if (!target) return undefined;
   const words = target.toLowerCase().split(/[^a-z0-9]+/);
-  if (words.some((w) => TARGET_DESTRUCTIVE.has(w))) return { ...EFFECT.xd, what: shown };
+  if (words.some((w) => TARGET_TEARDOWN.has(w))) return { ...EFFECT.xd, what: shown };
   if (words.some((w) => TARGET_EXTERNAL.has(w))) return { ...EFFECT.x, what: shown };
+  if (words.some((w) => TARGET_DESTRUCTIVE.has(w))) return { ...EFFECT.d, what: shown };
   return undefined;
 }

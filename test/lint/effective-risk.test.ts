@@ -140,6 +140,7 @@ describe("shell commands in arguments", () => {
     ["npm run deploy:prod", "external", false, "`npm run deploy:prod`"],
     ["./scripts/deploy.sh prod", "external", false, "`deploy.sh`"],
     ["make destroy", "external", true, "`make destroy`"],
+    ["npm run db:drop", "write", true, "`npm run db:drop`"],
   ])("%s", (command, risk, destructive, what) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
