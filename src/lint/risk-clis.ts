@@ -7,6 +7,7 @@
  * Task runners (`make`, `npm run`, `./deploy.sh`) are read by their target's words.
  */
 import type { Risk } from "../ir.js";
+import { lookup } from "../util/lookup.js";
 
 export interface CliEffect {
   risk: Risk;
@@ -25,35 +26,35 @@ const EFFECT: Record<Kind, { risk: Risk; destructive: boolean }> = {
 };
 
 /** Program -> subcommand (first word after the options; `pg:reset` whole) -> effect. `""`: the program alone. */
-const SUBCOMMANDS: Record<string, Record<string, Kind>> = {
-  pulumi: { up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" },
-  cdk: { deploy: "x", destroy: "xd", bootstrap: "x", import: "x" },
-  serverless: { deploy: "x", remove: "xd", invoke: "x", rollback: "x" },
-  sls: { deploy: "x", remove: "xd", invoke: "x", rollback: "x" },
-  firebase: { deploy: "x", "hosting:disable": "xd", "firestore:delete": "xd", "database:remove": "xd", "database:set": "x", "functions:delete": "xd" },
-  vercel: { "": "x", deploy: "x", rm: "xd", remove: "xd", promote: "x", rollback: "x", alias: "x" },
-  netlify: { deploy: "x", "sites:delete": "xd", "env:set": "x" },
-  fly: { deploy: "x", destroy: "xd", scale: "x", launch: "x" },
-  flyctl: { deploy: "x", destroy: "xd", scale: "x", launch: "x" },
-  heroku: { "pg:reset": "xd", "apps:destroy": "xd", destroy: "xd", "ps:scale": "x", "config:set": "x", "releases:rollback": "x", run: "x", "pg:promote": "x" },
-  gsutil: { rm: "xd", cp: "x", mv: "x", rsync: "x", rb: "xd" },
-  mc: { rm: "xd", rb: "xd", cp: "x", mv: "x", mirror: "x" },
-  flyway: { migrate: "w", clean: "d", repair: "w", baseline: "w", undo: "d" },
-  liquibase: { update: "w", dropall: "d", rollback: "w", "rollback-count": "w", "update-sql": "w" },
-  alembic: { upgrade: "w", downgrade: "d", stamp: "w" },
-  "ansible-playbook": { "": "x" },
-};
+const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
+  pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" }),
+  cdk: lookup({ deploy: "x", destroy: "xd", bootstrap: "x", import: "x" }),
+  serverless: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
+  sls: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
+  firebase: lookup({ deploy: "x", "hosting:disable": "xd", "firestore:delete": "xd", "database:remove": "xd", "database:set": "x", "functions:delete": "xd" }),
+  vercel: lookup({ "": "x", deploy: "x", rm: "xd", remove: "xd", promote: "x", rollback: "x", alias: "x" }),
+  netlify: lookup({ deploy: "x", "sites:delete": "xd", "env:set": "x" }),
+  fly: lookup({ deploy: "x", destroy: "xd", scale: "x", launch: "x" }),
+  flyctl: lookup({ deploy: "x", destroy: "xd", scale: "x", launch: "x" }),
+  heroku: lookup({ "pg:reset": "xd", "apps:destroy": "xd", destroy: "xd", "ps:scale": "x", "config:set": "x", "releases:rollback": "x", run: "x", "pg:promote": "x" }),
+  gsutil: lookup({ rm: "xd", cp: "x", mv: "x", rsync: "x", rb: "xd" }),
+  mc: lookup({ rm: "xd", rb: "xd", cp: "x", mv: "x", mirror: "x" }),
+  flyway: lookup({ migrate: "w", clean: "d", repair: "w", baseline: "w", undo: "d" }),
+  liquibase: lookup({ update: "w", dropall: "d", rollback: "w", "rollback-count": "w", "update-sql": "w" }),
+  alembic: lookup({ upgrade: "w", downgrade: "d", stamp: "w" }),
+  "ansible-playbook": lookup({ "": "x" }),
+});
 
 /** Subcommands of a program that acts alone which only read: `vercel ls`. */
-const ALONE_READS: Record<string, ReadonlySet<string>> = {
+const ALONE_READS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   vercel: new Set(["ls", "list", "inspect", "logs", "env", "domains", "whoami", "help", "dev", "pull", "login", "logout", "link", "build", "certs", "dns", "projects", "teams", "switch"]),
-};
+});
 
 /** Database tools whose task names what they do: `rails db:drop`, `rake db:migrate`, `manage.py flush`. */
-const DB_TASKS: Record<string, Kind> = {
+const DB_TASKS: Readonly<Record<string, Kind>> = lookup({
   "db:drop": "d", "db:reset": "d", "db:purge": "d", "db:schema:load": "d", "db:truncate_all": "d", "db:migrate": "w", "db:rollback": "d", "db:seed": "w", "db:setup": "w",
   flush: "d", migrate: "w", loaddata: "w", sqlflush: "d",
-};
+});
 const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin"]);
 
 /** Redis commands by what they do to the data. */

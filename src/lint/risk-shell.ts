@@ -7,6 +7,7 @@
 import type { Risk } from "../ir.js";
 import { cliEffect } from "./risk-clis.js";
 import { sqlEffects } from "./risk-sql.js";
+import { lookup } from "../util/lookup.js";
 
 export interface CommandEffect {
   risk: Risk;
@@ -31,13 +32,13 @@ const XP: Effect = { risk: "external", destructive: false, public: true };
 export const PRODUCTION = /(?:^|[^a-z0-9])(?:prod|production)(?:[^a-z]|$)/i;
 
 // Programs whose first non-option word is a subcommand, with the options that take a value.
-const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
+const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   kubectl: new Set(["--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s", "--server", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"]),
   helm: new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--version"]),
   git: new Set(["-C", "-c", "--git-dir", "--work-tree"]),
   docker: new Set(["-H", "--host", "--context", "-c", "--config"]),
   gh: new Set(["-R", "--repo"]),
-};
+});
 
 const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
 const KUBE_DESTRUCTIVE = new Set(["delete", "drain"]);
@@ -49,7 +50,7 @@ const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info
 const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down"]);
 const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login)\b/;
 const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|purge|drop|disable|revoke|detach|cancel)\b/;
-const PUBLISHERS: Record<string, string> = { npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" };
+const PUBLISHERS: Readonly<Record<string, string>> = lookup({ npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" });
 const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
 const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);

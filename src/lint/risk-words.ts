@@ -7,6 +7,7 @@
  * stay nouns. A heuristic: medium confidence.
  */
 import type { Risk } from "../ir.js";
+import { lookup } from "../util/lookup.js";
 
 export type ActionClass = "payment" | "message" | "publish" | "deploy" | "delete" | "booking";
 
@@ -21,14 +22,14 @@ export interface ToolAction {
 const CLASS_RISK: Record<ActionClass, Risk> = { payment: "external", message: "external", publish: "external", deploy: "external", delete: "write", booking: "external" };
 
 // Base forms (and a few nouns that name the action) by class.
-const VERBS: Record<string, ActionClass> = {
+const VERBS: Readonly<Record<string, ActionClass>> = lookup({
   refund: "payment", pay: "payment", payment: "payment", payout: "payment", charge: "payment", transfer: "payment", purchase: "payment", buy: "payment", wire: "payment", sell: "payment", credit: "payment", debit: "payment",
   send: "message", notify: "message",
   publish: "publish", tweet: "publish", post: "publish", share: "publish", announce: "publish",
   deploy: "deploy", rollout: "deploy", promote: "deploy",
   delete: "delete", remove: "delete", destroy: "delete", purge: "delete", wipe: "delete", erase: "delete", drop: "delete",
   book: "booking", reserve: "booking", order: "booking",
-};
+});
 // Words that only name an action when it is plainly about money.
 const NEEDS_MONEY = new Set(["charge", "transfer", "wire", "credit", "debit"]);
 // Words that are nouns (or harmless verbs: "removes the background") as often as actions: never
@@ -64,9 +65,9 @@ const LEAD_IN = /^(?:this tool |the tool |a tool |tool (?:that |to |which )|used
  * those: `billing.rеfund` with a Cyrillic `е` looks like a refund to whoever reviews the
  * plan, so it is one to the linter too. Fullwidth forms fold by NFKC.
  */
-const LOOK_ALIKE: Readonly<Record<string, string>> = Object.fromEntries(
+const LOOK_ALIKE: Readonly<Record<string, string>> = lookup(Object.fromEntries(
   [..."аеорсухіјѕԁһӏԛԝкАВЕКМНОРСТХУІЈЅαορνικυεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"].map((ch, i) => [ch, "aeopcyxijsdhlqwkABEKMHOPCTXYIJSaopvikueABEZHIKMNOPTYX"[i]!]),
-);
+));
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function latin(s: string): string {

@@ -104,6 +104,43 @@ describe("names of Object's own members", () => {
     expect(JSON.parse(readFileSync(join(ws, "run", state.nodes.grant.outputRef), "utf8"))).toEqual({ constructor: "admin", prototype: { constructor: 2 }, toString: "x" });
   });
 
+  // The risk analysis looks words up in tables: an Object method's name is no entry there.
+  it("a command or a tool named like an Object method is read as nothing, not as an effect or a crash", () => {
+    const dir = scratch();
+    const plan = (tools: string, tool: string, args: string) => `planspec: 1
+name: proto-words
+goal: Check the disk.
+deliverables: [report]
+tools: ${tools}
+limits: { max_tool_calls: 5, run_timeout: 5m }
+steps:
+  check:
+    kind: read
+    goal: Check the disk
+    tool: ${tool}
+    timeout: 1m
+    with: ${args}
+    output: report
+    success:
+      - check: "\${{ output.ok }}"
+`;
+    const SHELL = "{ shell: { risk: read, description: Run a diagnostic shell command } }";
+    const cases = [
+      plan(SHELL, "shell", '{ command: "constructor -x y" }'),
+      plan(SHELL, "shell", '{ command: "toString --n z && hasOwnProperty -f" }'),
+      plan(SHELL, "shell", '{ command: "constructor call x; rails constructor; make constructor" }'),
+      plan("{ constructor: { risk: read } }", "constructor", "{ x: 1 }"),
+      plan("{ x.y: { risk: read, description: Constructor of the disk report } }", "x.y", "{ x: 1 }"),
+    ];
+    cases.forEach((text, i) => put(dir, `p${i}.plan.yaml`, text));
+    for (let i = 0; i < cases.length; i++) {
+      const r = planspec(dir, ["lint", `p${i}.plan.yaml`, "--format", "json"]);
+      expect(r.stderr, `p${i}`).not.toMatch(/internal error/);
+      expect(r.code, `p${i}: ${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout), `p${i}`).toEqual([]);
+    }
+  });
+
   it("a tool named toString or constructor is unknown unless the catalogue names it", () => {
     const text = PLAN.replace("tool: grant", "tool: toString\n    allowed_tools: [constructor]").replace(", __proto__: { role: admin }", "");
     const r = compileSource("p.plan.yaml", text);
