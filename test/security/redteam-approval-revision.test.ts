@@ -28,11 +28,13 @@ steps:
     with: { path: manifest.txt }
     output: manifest
   deploy:
-    kind: write
+    kind: external
     goal: run the deploy script
     needs: [read_manifest]
     tool: exec
+    risk: external
     with: { command: "sh", args: [./deploy.sh, "\${{ steps.read_manifest.output.bytes }}"] }
+    idempotency_key: "\${{ run.id }}:deploy"
     timeout: 30s
     approval: { required: true, approvers: [ops], timeout: 1h }
 `;
