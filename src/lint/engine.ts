@@ -130,6 +130,7 @@ class PlanContext implements RuleContext {
   originalGraph?: PlanGraph;
   imported?: ImportMark;
   private effective: EffectiveRisk | undefined;
+  private originalEffective: EffectiveRisk | undefined;
 
   constructor(
     readonly ir: PlanIR,
@@ -139,6 +140,11 @@ class PlanContext implements RuleContext {
 
   get risk(): EffectiveRisk {
     return (this.effective ??= new EffectiveRisk(this.ir, this.graph));
+  }
+
+  get originalRisk(): EffectiveRisk | undefined {
+    if (!this.original || !this.originalGraph) return undefined;
+    return (this.originalEffective ??= new EffectiveRisk(this.original, this.originalGraph));
   }
 }
 

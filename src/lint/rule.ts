@@ -45,6 +45,8 @@ export interface RuleContext<M extends string = string> {
   /** The plan before revision, with `--against`. */
   original?: PlanIR;
   originalGraph?: PlanGraph;
+  /** What each step of the original will do (like `risk`), computed on first use; undefined without an original. */
+  readonly originalRisk?: EffectiveRisk;
   /** Set when an importer marked the plan as converted from a format that cannot express some features. */
   imported?: ImportMark;
   report(r: Report<M>): void;

@@ -2,8 +2,7 @@
  * A revision made mid-run is reviewed less than the plan it replaces; it must not raise
  * what a step may do or add an external step without a person approving.
  */
-import { maxRisk, riskRank } from "../../ir.js";
-import { EffectiveRisk } from "../effective-risk.js";
+import { riskRank } from "../../ir.js";
 import { isGate } from "../revision.js";
 import { defineRule } from "../rule.js";
 
@@ -20,11 +19,10 @@ export const rule = defineRule({
     },
   },
   check(ctx) {
-    const { graph, original, originalGraph } = ctx;
-    if (!original || !originalGraph) return;
+    const { graph, originalGraph, originalRisk: before } = ctx;
+    if (!originalGraph || !before) return;
     const gatedAbove = graph.anyAncestor(isGate);
-    // What each step will do, not only its label: a command the revision chains on counts.
-    const before = new EffectiveRisk(original, originalGraph);
+    // What each step will do (`risk`, `originalRisk`), not only its label: a command the revision chains on counts.
     graph.nodes.forEach((node, i) => {
       const gated = isGate(node) || gatedAbove[i] === 1;
       const old = originalGraph.node(node.id);
@@ -37,7 +35,8 @@ export const rule = defineRule({
       }
       // A dropped gate is revision-removes-safeguard's finding.
       if (isGate(old) && !isGate(node)) return;
-      const from = maxRisk(originalGraph.effectiveRisk(old), before.risk(old));
+      // Effective risk starts from the stated one (label, tool, kind) and only raises it.
+      const from = before.risk(old);
       if (riskRank(to) > riskRank(from) && !gated) {
         // Point at what raised the risk: an argument that does more than the label says, the
         // declared label, else the tool that implies it.
