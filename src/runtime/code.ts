@@ -28,9 +28,9 @@ export function serverPrograms(plan: PlanIR, baseDir: string): string[] {
   return out;
 }
 
-/** A digest of the run's code: each tool module and server program by path and content (a missing file counts as missing). */
-export function codeDigest(modules: readonly string[], plan: PlanIR, baseDir: string): string {
-  const files = [...modules.map((m) => resolve(m)), ...serverPrograms(plan, baseDir)];
+/** A digest of the run's code: each tool module and server program (`serverPrograms`) by path and content (a missing file counts as missing). */
+export function codeDigest(modules: readonly string[], programs: readonly string[]): string {
+  const files = [...modules.map((m) => resolve(m)), ...programs];
   const parts = files.map((f) => {
     let content: string;
     try {
