@@ -8,6 +8,7 @@ import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import { findRunDir } from "../runtime/open-store.js";
 import { readRunDirState, readStatusSummary } from "../runtime/file-store.js";
+import { lazyPlan } from "../runtime/plan-file.js";
 import { planspecVersion } from "../util/version.js";
 import { formatRows } from "../runtime/summary.js";
 
@@ -36,7 +37,9 @@ function summarise(dir: string, id: string): RunSummary | undefined {
     try {
       // The plan the run follows now: its latest revision, as status names it.
       const file = state.revision ? join(dir, "revisions", `${state.revision}.ir.json`) : join(dir, "plan.ir.json");
-      plan = (JSON.parse(readFileSync(file, "utf8")) as { name: string }).name;
+      const text = readFileSync(file, "utf8");
+      // Only the name is wanted: the nodes of a plan in the run directory's layout are not parsed.
+      plan = ((lazyPlan(text) ?? JSON.parse(text)) as { name: string }).name;
     } catch {
       // A run without its plan file still lists.
     }

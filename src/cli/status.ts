@@ -40,7 +40,8 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
           const { factSteps, statusText } = await import("../runtime/summary.js");
           let loaded;
           try {
-            loaded = await loadRun(store);
+            // The table and summary look at some forty steps of a long plan: nodes parsed as they are read.
+            loaded = await loadRun(store, { lazyNodes: !opts.json && !opts.all });
           } catch (err) {
             return userError(err);
           }

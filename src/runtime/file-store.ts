@@ -49,6 +49,7 @@ import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic
 import { openOwnFile, readOwnFile } from "./own-files.js";
 import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
+import { lazyPlan, planFileText } from "./plan-file.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
 
@@ -172,10 +173,14 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
  */
 export function readStatusSummary(dir: string, version: string): KeptSummary | undefined {
   const file = join(dir, "state.json");
-  const bytes = readOwnFile(file);
   const journal = join(dir, JOURNAL_FILE);
-  // Records after the snapshot: the summary is older than the state.
-  if (existsSync(journal) && statSync(journal).size > 0) return undefined;
+  // Records after the snapshot: the summary is older than the state. Looked at before the
+  // snapshot is read (a killed or live run's state is then read once, by the full read)
+  // and again after it (a writer may have appended in between).
+  const recordsAfter = () => existsSync(journal) && statSync(journal).size > 0;
+  if (recordsAfter()) return undefined;
+  const bytes = readOwnFile(file);
+  if (recordsAfter()) return undefined;
   const newline = bytes.indexOf(10);
   const from = Math.max(0, bytes.length - 100);
   const tail = CHECKSUM_TAIL.exec(bytes.subarray(from).toString("latin1"));
@@ -310,7 +315,7 @@ export class FileStore implements Store {
     // artifacts/ is made at the first output too long for the state (`ensureArtifactsDir`):
     // a run of small outputs never needs it.
     this.artifactsComplete = true;
-    const planText = JSON.stringify(plan);
+    const planText = planFileText(plan);
     state.planDigest = sha256Hex(planText);
     // The run exists (state.json) only once plan and config are synced and named: the three
     // are synced at once, then state.json is renamed into place by the state's write and
@@ -330,7 +335,11 @@ export class FileStore implements Store {
     this.remember(0, this.path("plan.ir.json"));
   }
 
-  async readPlan(revision: number): Promise<PlanIR> {
+  /**
+   * A revision's plan. `lazyNodes`: each node parsed when first looked at (for readers such
+   * as `status` that look at a few; plan-file.ts), where the file has the layout for it.
+   */
+  async readPlan(revision: number, opts?: { lazyNodes?: boolean }): Promise<PlanIR> {
     const file = this.path(planFileName(revision));
     const before = fileIdentity(file);
     const bytes = readOwnFile(file);
@@ -338,7 +347,8 @@ export class FileStore implements Store {
     // The identity of the bytes read: unknown if the file changed while it was read.
     if (before !== undefined && before === fileIdentity(file)) this.planIdentities.set(revision, before);
     else this.planIdentities.delete(revision);
-    return JSON.parse(bytes.toString("utf8")) as PlanIR;
+    const text = bytes.toString("utf8");
+    return (opts?.lazyNodes === true ? lazyPlan(text) : undefined) ?? (JSON.parse(text) as PlanIR);
   }
 
   /**
@@ -746,7 +756,7 @@ export class FileStore implements Store {
 
   async saveRevision(n: number, plan: PlanIR): Promise<void> {
     ownDir(this.path("revisions"));
-    writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), JSON.stringify(plan), true);
+    writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), planFileText(plan), true);
     fsyncDir(this.dir);
     this.remember(n, this.path(join("revisions", `${n}.ir.json`)));
   }

@@ -46,8 +46,12 @@ export function readRunConfig(store: Store): Promise<RunConfig> {
 
 const isObject = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Loads, migrates and validates a run's state and its current plan. */
-export async function loadRun(store: Store): Promise<{ state: RunState; plan: PlanIR; migratedFrom?: number }> {
+/**
+ * Loads, migrates and validates a run's state and its current plan. `lazyNodes`: the plan's
+ * nodes are parsed as they are looked at (a reader of a few, as `status`), when the plan
+ * file's bytes are the ones the run recorded; the plan is then read-only.
+ */
+export async function loadRun(store: Store, opts?: { lazyNodes?: boolean }): Promise<{ state: RunState; plan: PlanIR; migratedFrom?: number }> {
   const raw = await readDocument(store, "state.json", () => store.readStateRaw(), isObject);
   let loaded: Awaited<ReturnType<typeof loadState>>;
   try {
@@ -59,7 +63,11 @@ export async function loadRun(store: Store): Promise<{ state: RunState; plan: Pl
   }
   const { state, migratedFrom } = loaded;
   const planName = state.revision === 0 ? "plan.ir.json" : join("revisions", `${state.revision}.ir.json`);
-  const plan = await readDocument(store, planName, () => store.readPlan(state.revision), (p) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes));
+  const validPlan = (p: PlanIR) => isObject(p) && typeof p.planHash === "string" && Array.isArray(p.nodes);
+  const lazy = opts?.lazyNodes === true && store instanceof FileStore;
+  let plan = await readDocument(store, planName, () => (lazy ? store.readPlan(state.revision, { lazyNodes: true }) : store.readPlan(state.revision)), validPlan);
+  // Bytes other than the recorded ones are checked by their content, which needs every node.
+  if (lazy && (state.planDigest === undefined || store.planDigest(state.revision) !== state.planDigest)) plan = await readDocument(store, planName, () => store.readPlan(state.revision), validPlan);
   if (plan.planHash !== state.planHash) {
     throw new InputError(`state.json names plan ${state.planHash.slice(0, 12)} but the run's plan is ${plan.planHash.slice(0, 12)}; record a change with planspec revise`);
   }
