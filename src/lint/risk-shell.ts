@@ -6,6 +6,7 @@
  */
 import type { Risk } from "../ir.js";
 import { cliEffect } from "./risk-clis.js";
+import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
 import { lookup } from "../util/lookup.js";
 
@@ -111,6 +112,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   const program = basename(words[i]!);
   const args = words.slice(i + 1);
+  // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
+  if (program === "alias") {
+    if (depth < 3) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
+    return;
+  }
   // `eval "rm -rf /data"` runs its words as a command line.
   if (program === "eval") {
     if (args.length > 0 && depth < 3) out.push(...commandEffects(args.join(" "), depth + 1));
@@ -152,6 +158,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   if (redirect >= 0 && !dry) {
     const w = words[redirect]!;
     out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
+  }
+  // `python3 -c "import shutil; shutil.rmtree(...)"`, `node -e ...`: the code, read by its calls.
+  const inline = depth < 3 ? inlineCode(program, args) : undefined;
+  if (inline) {
+    // The commands the code runs are reported as themselves (`kubectl delete`), its own calls under the interpreter's name.
+    const effects = codeEffects(
+      inline.code,
+      inline.language,
+      (line) => void out.push(...(dry ? [] : commandEffects(line, depth + 1))),
+      (argv) => void (dry || commandEffect(argv, out, depth + 1)),
+    );
+    for (const e of effects) push(e, `${program} ${e.what}`);
   }
   const sub = subcommands(program, args);
   const s0 = sub[0] ?? "";

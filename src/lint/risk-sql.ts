@@ -13,6 +13,8 @@ export interface SqlEffect {
   destructive: boolean;
   /** "`DROP TABLE`", "`DELETE FROM`", "`UPDATE`". */
   what: string;
+  /** Runs statements the text holds in strings or a block (internal to sqlEffects). */
+  dynamic?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SqlEffect {
 export type SqlContext = "strong" | "weak" | "none";
 
 const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = {
-  DROP: { destructive: true, objects: /^(?:TABLE|DATABASE|SCHEMA|VIEW|INDEX|USER|ROLE|MATERIALIZED|SEQUENCE|FUNCTION|TRIGGER|TYPE|EXTENSION|COLUMN|IF)$/ },
+  DROP: { destructive: true, objects: /^(?:TABLE|DATABASE|SCHEMA|VIEW|INDEX|USER|ROLE|MATERIALIZED|SEQUENCE|FUNCTION|TRIGGER|TYPE|EXTENSION|COLUMN|IF|OWNED|POLICY|PROCEDURE|ROUTINE|DOMAIN|TABLESPACE|PUBLICATION|SUBSCRIPTION|SERVER|RULE|EVENT|AGGREGATE|COLLATION|SYNONYM|PACKAGE|LOGIN|FOREIGN|KEYSPACE|STREAM|STAGE|WAREHOUSE)$/ },
   TRUNCATE: { destructive: true },
   DELETE: { destructive: true, objects: /^FROM$/ },
   UPDATE: { destructive: false },
@@ -37,17 +39,39 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
   REVOKE: { destructive: false },
   CREATE: { destructive: false },
   COPY: { destructive: false },
+  // A procedure's effect is its body, which the text does not show: a reviewer reads a write
+  // (destructive when its name says so: `CALL purge_old_claims()`).
+  CALL: { destructive: false },
+  EXEC: { destructive: false },
+  EXECUTE: { destructive: false },
+  // Maintenance that rewrites or locks tables: `VACUUM FULL`, `REINDEX`, `CLUSTER`.
+  VACUUM: { destructive: false },
+  REINDEX: { destructive: false },
+  CLUSTER: { destructive: false },
+  REFRESH: { destructive: false, objects: /^MATERIALIZED$/ },
+  OPTIMIZE: { destructive: false, objects: /^TABLE$/ },
+  RENAME: { destructive: false, objects: /^(?:TABLE|USER)$/ },
+  LOAD: { destructive: false, objects: /^DATA$/ },
+  LOCK: { destructive: false, objects: /^TABLES?$/ },
 };
+
+/** A procedure named for removing things: `CALL purge_old_claims()`, `EXEC sp_delete_rows`. */
+const REMOVING_NAME = /(?:^|[._])(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|clean(?:up)?|reset)(?:[._]|$)|^(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|cleanup|reset)/i;
 
 // Words that show a text is SQL and not prose that happens to start with "Update".
 const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
 export const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
 const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do)\b/i;
+const CHEAP_STRONG = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do|call|exec|execute|vacuum|reindex|cluster|refresh|optimize|rename|load|lock)\b/i;
+/** Statements that only strong context reads: in a `query` argument or prose they are words ("call the API"). */
+const STRONG_ONLY = new Set(["CALL", "EXEC", "EXECUTE", "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "OPTIMIZE", "RENAME", "LOAD", "LOCK"]);
+/** A destructive statement anywhere in a text, strings included (dynamic SQL: `EXECUTE 'DROP TABLE ' || t`). */
+const DESTRUCTIVE_ANYWHERE = /\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|VIEW|OWNED)|TRUNCATE|DELETE\s+FROM)\b/i;
 
 /** The statements of `text` that write, with what they do. */
 export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
-  if (context === "none" ? !UPPER_START.test(text) : !CHEAP.test(text)) return [];
+  if (context === "none" ? !UPPER_START.test(text) : !(context === "strong" ? CHEAP_STRONG : CHEAP).test(text)) return [];
   const code = blank(text);
   const out: SqlEffect[] = [];
   let first = true;
@@ -58,6 +82,10 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
     if (context !== "strong" && !atStart) break;
     pushAll(out, statementEffects(statement, context, 0));
   }
+  // Dynamic SQL and code blocks run statements the blanking hid in strings: a destructive
+  // one written anywhere in such a text makes their effect destructive.
+  if (context === "strong" && out.some((e) => e.dynamic) && DESTRUCTIVE_ANYWHERE.test(text)) for (const e of out) if (e.dynamic) e.destructive = true;
+  for (const e of out) delete e.dynamic;
   return out;
 }
 
@@ -100,7 +128,17 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     // `SELECT ... INTO new_table` creates a table.
     if (verb === "SELECT" && words.some((w) => /^INTO$/i.test(w)) && context === "strong") out.push({ risk: "write", destructive: false, what: "`SELECT INTO`" });
     // `DO $$ ... $$` runs a block of code whose statements were blanked with the quote.
-    if (verb === "DO" && context === "strong") out.push({ risk: "write", destructive: false, what: "`DO` block" });
+    if (verb === "DO" && context === "strong") out.push({ risk: "write", destructive: false, what: "`DO` block", dynamic: true });
+    return out;
+  }
+  if (STRONG_ONLY.has(verb)) {
+    if (context !== "strong") return out;
+    // `VACUUM` alone, `VACUUM ANALYZE`: routine upkeep that changes no data; FULL rewrites and locks the table.
+    if (verb === "VACUUM" && !words.some((w) => /^FULL$/i.test(w))) return out;
+    const name = words[k + 1] ?? "";
+    const procedure = verb === "CALL" || verb === "EXEC" || verb === "EXECUTE";
+    const shown = verb === "VACUUM" ? "VACUUM FULL" : verb === "REFRESH" ? "REFRESH MATERIALIZED VIEW" : procedure ? `${verb} ${name}` : verb;
+    out.push({ risk: "write", destructive: procedure && REMOVING_NAME.test(name), what: `\`${shown}\``, ...(procedure ? { dynamic: true } : {}) });
     return out;
   }
   const next = words[k + 1];

