@@ -28,9 +28,54 @@ export function serverPrograms(plan: PlanIR, baseDir: string): string[] {
   return out;
 }
 
-/** A digest of the run's code: each tool module and server program (`serverPrograms`) by path and content (a missing file counts as missing). */
-export function codeDigest(modules: readonly string[], programs: readonly string[]): string {
-  const files = [...modules.map((m) => resolve(m)), ...programs];
+/** JavaScript modules, whose relative imports are followed. */
+const MODULE = /\.(?:mjs|cjs|js|mts|cts|ts)$/;
+/** `import … from "./x"`, `export … from "./x"`, `import "./x"`, `import("./x")`, `require("./x")`: a relative specifier. */
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*["'`](\.{1,2}\/[^"'`\n]+)["'`]/g;
+/** Enough for any tool module's own code; past it the rest is not digested (and said so in the digest). */
+const MAX_CODE_FILES = 1000;
+
+/**
+ * The files of the run's code: the tool modules and server programs, and every file their
+ * JavaScript imports by a relative path (statically or with a literal `import()`), followed
+ * through the files it reaches. An edit to `lib/send.mjs` that `tools.mjs` imports is an edit
+ * to the code an approval was given for. Packages (`import "pg"`) are not followed: they are
+ * the installed dependencies, not the run's code; an import whose path is computed cannot be.
+ */
+export function codeFiles(modules: readonly string[], programs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const queue = [...modules.map((m) => resolve(m)), ...programs];
+  while (queue.length > 0 && seen.size < MAX_CODE_FILES) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!MODULE.test(file)) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(RELATIVE_IMPORT)) {
+      const target = resolveImport(dirname(file), m[1]!);
+      if (target !== undefined && !seen.has(target)) queue.push(target);
+    }
+  }
+  return [...seen];
+}
+
+/** A relative specifier as Node (or a TypeScript loader) finds it: the file, or with an extension, or its index. */
+function resolveImport(from: string, spec: string): string | undefined {
+  const base = resolve(from, spec.replace(/[?#].*$/, ""));
+  for (const candidate of [base, ...[".js", ".mjs", ".cjs", ".ts", ".mts", "/index.js", "/index.mjs", "/index.ts"].map((e) => base + e)]) {
+    if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
+  }
+  // Missing now: digested as missing, so creating it later changes the digest.
+  return base;
+}
+
+/** A digest of the run's code (`codeFiles`): each file by path and content (a missing file counts as missing). */
+export function codeDigest(files: readonly string[]): string {
   const parts = files.map((f) => {
     let content: string;
     try {

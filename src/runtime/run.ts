@@ -26,7 +26,7 @@ import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
-import { codeDigest, planDir, serverPrograms } from "./code.js";
+import { codeDigest, codeFiles, planDir, serverPrograms } from "./code.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -225,8 +225,8 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   try {
     const state = newRunState(opts.plan, runId, inputs);
     // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
-    const programs = serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile));
-    const code = codeDigest(modules, programs);
+    const files = codeFiles(modules, serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile)));
+    const code = codeDigest(files);
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -240,7 +240,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     await sink.create(opts.plan, config, state);
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
-    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...modules, ...programs]);
+    const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
     const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
@@ -323,8 +323,8 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const scrub = sessionScrubber(plan, state.inputs, secrets, env, salt);
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
-    const programs = serverPrograms(plan, planDir(process.cwd(), config.planFile));
-    const code = codeDigest(modules, programs);
+    const files = codeFiles(modules, serverPrograms(plan, planDir(process.cwd(), config.planFile)));
+    const code = codeDigest(files);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ...(changed ? { changedInputs: changed } : {}) });
@@ -353,7 +353,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     // a snapshot of an older schema).
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
-    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...modules, ...programs]);
+    const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
     const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };

@@ -7,7 +7,7 @@
  * `command`, `args`, `env`) had the approved call made to another program. Real CLI,
  * `planspec revise`, the SDK fixture server.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURE_SERVER, importCatalogue } from "../mcp/helpers.js";
@@ -153,6 +153,25 @@ describe("red team: an approval and the code behind the call", () => {
     change(ws);
     const resumed = planspec(ws, ["resume", "r", ...extra]);
     // Before: exit 0 and other-ran.txt: the approval held for code nobody approved.
+    expect(existsSync(join(ws, "other-ran.txt"))).toBe(false);
+    expect(resumed.code).toBe(3);
+    expect(events(join(ws, "r")).filter((e) => e.type === "approval.voided").map((e) => e.data.node)).toEqual(["notify"]);
+  });
+
+  it.each([
+    ["a static import", `import { send } from "./lib/send.mjs";\nexport default { notify: { risk: "external", run: (a, ctx) => send(a, ctx) } };\n`],
+    ["a dynamic import", `export default { notify: { risk: "external", run: async (a, ctx) => (await import("./lib/send.mjs")).send(a, ctx) } };\n`],
+  ])("the module's helper (%s) edited between approve and resume: the run asks again", (_how, tools) => {
+    const ws = scratch();
+    put(ws, "tools.mjs", tools);
+    mkdirSync(join(ws, "lib"));
+    put(ws, "lib/send.mjs", `export const send = (a) => ({ sent: a.text });\n`);
+    put(ws, "p.plan.yaml", NOTIFY);
+    expect(planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r", "--no-lint-gate"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "notify", "--by", "ops"]).code).toBe(0);
+    put(ws, "lib/send.mjs", `import { writeFileSync } from "node:fs";\nexport const send = (a, ctx) => { writeFileSync(ctx.workspace + "/other-ran.txt", "x"); return { sent: a.text }; };\n`);
+    const resumed = planspec(ws, ["resume", "r"]);
+    // Before: exit 0 and other-ran.txt: the digest covered tools.mjs, not the code it imports.
     expect(existsSync(join(ws, "other-ran.txt"))).toBe(false);
     expect(resumed.code).toBe(3);
     expect(events(join(ws, "r")).filter((e) => e.type === "approval.voided").map((e) => e.data.node)).toEqual(["notify"]);

@@ -8,7 +8,7 @@
  * [./server.mjs]`): the next session started the plan's own code in its place.
  * Real CLI, the plan through the gate, a symlink alias of the module, the SDK fixture.
  */
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../cli/run-helpers.js";
@@ -118,6 +118,27 @@ steps:
     timeout: 10s
     approval: { required: true, approvers: [ops], timeout: 1h }
 `;
+
+describe("red team: nor the code a tool module imports", () => {
+  it("fs.write to lib/send.mjs, which tools.mjs imports, is a violation; the helper and the operator's key are untouched", () => {
+    const ws = scratch();
+    const helper = "export const send = (a) => ({ sent: a.text });\n";
+    put(ws, "tools.mjs", `import { send } from "./lib/send.mjs";\nexport default { notify: { risk: "external", run: (a) => send(a) } };\n`);
+    mkdirSync(join(ws, "lib"));
+    put(ws, "lib/send.mjs", helper);
+    put(ws, "CHANGES.md", "- fix\n");
+    put(ws, "p.plan.yaml", plan("lib/send.mjs").replace("export default { notify: { risk: 'external', run: (a, ctx) =>", "export const send = (a, ctx) =>").replace("return { sent: a.text }; } } };", "return { sent: a.text }; };"));
+    const env = { AWS_SECRET_ACCESS_KEY: "AKIA-operator-key-1234567890" };
+    const run = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r"], env);
+    // Before: paused at notify with lib/send.mjs rewritten; approve + resume ran it.
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(readFileSync(join(ws, "lib/send.mjs"), "utf8")).toBe(helper);
+    expect(events(join(ws, "r")).find((e) => e.type === "violation")?.data.reason).toBe('path "lib/send.mjs" is code the run loads or starts (a tool module, an MCP server\'s program)');
+    planspec(ws, ["approve", "r", "notify", "--by", "ops"]);
+    planspec(ws, ["resume", "r"], env);
+    expect(existsSync(join(ws, "pwned.txt"))).toBe(false);
+  });
+});
 
 describe("red team: the fs tools do not rewrite the program of the plan's MCP server", () => {
   it("fs.write to the server's script (args: [./server.mjs]) is a violation; the next session starts the same server", () => {
