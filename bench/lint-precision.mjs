@@ -3,15 +3,15 @@
  * Lint precision and recall on the labelled corpus (specs/lint/corpus/), or with
  * --holdout on the held-out corpus (specs/lint/holdout/, plans the rules were not tuned
  * on), or with --holdout2 on the second held-out corpus (specs/lint/holdout2/), or with
- * --holdout3 on the third (specs/lint/holdout3/): the per-family table, the gate figures
+ * --holdout3 / --holdout4 on the third / fourth: the per-family table, the gate figures
  * (escapes, false blocks, blocked plans with no finding), the per-rule table, and every
  * miss and false alarm, in Markdown for bench/README.md.
  *
- *   node bench/lint-precision.mjs [--holdout | --holdout2 | --holdout3] [--json out.json]
+ *   node bench/lint-precision.mjs [--holdout | --holdout2 | --holdout3 | --holdout4] [--json out.json]
  *
  * The scoring lives in test/lint/corpus.ts (TypeScript, run against src/ by vitest), so
  * this runs test/lint/corpus.test.ts (or holdout.test.ts, holdout2.test.ts,
- * holdout3.test.ts) once with the report variable set and prints the report it writes.
+ * holdout3.test.ts, holdout4.test.ts) once with the report variable set and prints the report it writes.
  * The figures are deterministic; nothing here is timed.
  */
 import { spawnSync } from "node:child_process";
@@ -22,28 +22,28 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+/** The corpora by flag: the labelled (tuning) corpus and the held-out ones, oldest first. */
+const SUITES = {
+  "": { test: "test/lint/corpus.test.ts", env: "PLANSPEC_CORPUS_REPORT", title: "the labelled corpus" },
+  "--holdout": { test: "test/lint/holdout.test.ts", env: "PLANSPEC_HOLDOUT_REPORT", title: "the held-out corpus", dir: "specs/lint/holdout/" },
+  "--holdout2": { test: "test/lint/holdout2.test.ts", env: "PLANSPEC_HOLDOUT2_REPORT", title: "the second held-out corpus", dir: "specs/lint/holdout2/" },
+  "--holdout3": { test: "test/lint/holdout3.test.ts", env: "PLANSPEC_HOLDOUT3_REPORT", title: "the third held-out corpus", dir: "specs/lint/holdout3/" },
+  "--holdout4": { test: "test/lint/holdout4.test.ts", env: "PLANSPEC_HOLDOUT4_REPORT", title: "the fourth held-out corpus", dir: "specs/lint/holdout4/" },
+};
+const flags = Object.keys(SUITES).filter((f) => f !== "");
 if (args.includes("--help") || args.includes("-h")) {
   process.stdout.write(
-    "usage: node bench/lint-precision.mjs [--holdout | --holdout2 | --holdout3] [--json out.json]\n\n" +
-      "  --holdout        score the held-out corpus (specs/lint/holdout/) instead of specs/lint/corpus/\n" +
-      "  --holdout2       score the second held-out corpus (specs/lint/holdout2/)\n" +
-      "  --holdout3       score the third held-out corpus (specs/lint/holdout3/)\n" +
+    `usage: node bench/lint-precision.mjs [${flags.join(" | ")}] [--json out.json]\n\n` +
+      "  (no flag)        score the labelled corpus (specs/lint/corpus/)\n" +
+      flags.map((f) => `  ${f.padEnd(16)} score ${SUITES[f].title} (${SUITES[f].dir})\n`).join("") +
       "  --json FILE      also write the score and every case's findings as JSON\n\n" +
-      "  $ node bench/lint-precision.mjs > corpus-report.md\n  $ node bench/lint-precision.mjs --holdout\n  $ node bench/lint-precision.mjs --holdout2\n  $ node bench/lint-precision.mjs --holdout3\n",
+      ["", ...flags].map((f) => `  $ node bench/lint-precision.mjs${f ? ` ${f}` : " > corpus-report.md"}\n`).join(""),
   );
   process.exit(0);
 }
-const holdout = args.includes("--holdout");
-const holdout2 = args.includes("--holdout2");
-const holdout3 = args.includes("--holdout3");
-if ([holdout, holdout2, holdout3].filter(Boolean).length > 1) fail("--holdout, --holdout2 and --holdout3 score different corpora; give one");
-const suite = holdout3
-  ? { test: "test/lint/holdout3.test.ts", env: "PLANSPEC_HOLDOUT3_REPORT", title: "the third held-out corpus" }
-  : holdout2
-    ? { test: "test/lint/holdout2.test.ts", env: "PLANSPEC_HOLDOUT2_REPORT", title: "the second held-out corpus" }
-    : holdout
-      ? { test: "test/lint/holdout.test.ts", env: "PLANSPEC_HOLDOUT_REPORT", title: "the held-out corpus" }
-      : { test: "test/lint/corpus.test.ts", env: "PLANSPEC_CORPUS_REPORT", title: "the labelled corpus" };
+const chosen = flags.filter((f) => args.includes(f));
+if (chosen.length > 1) fail(`${chosen.join(" and ")} score different corpora; give one`);
+const suite = SUITES[chosen[0] ?? ""];
 const jsonAt = args.indexOf("--json");
 const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
 if (jsonAt >= 0 && !jsonOut) fail("--json expects a file name");

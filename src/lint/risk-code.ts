@@ -66,6 +66,9 @@ const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; l
   { re: /\.delete\s*\(\s*\)/g, effect: D },
 ];
 
+/** Code that talks to a cloud or SaaS SDK: what it deletes or changes is elsewhere. */
+const REMOTE_SDK = /\b(?:boto3|botocore|google\.cloud|azure|stripe|firebase_admin|twilio|slack_sdk|openai|kubernetes)\b|@aws-sdk|@google-cloud|@azure/;
+
 /** Calls whose first argument is a command line (a string) or an argv (a list of strings). */
 const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x)\s*\(|(?<![.\w])exec\s*\(/g;
 /** Calls whose argument is SQL. */
@@ -79,6 +82,8 @@ export function codeEffects(code: string, language: Language, command: (line: st
     if (languages && !languages.includes(language)) continue;
     for (const m of blanked.matchAll(re)) out.push(effect(m[0].replace(/\s*\($/, "").replace(/^\./, "")));
   }
+  // `boto3.resource("s3").Bucket(b).objects.all().delete()`: the files are not on this machine.
+  if (REMOTE_SDK.test(code)) for (const e of out) if (e.risk === "write" && e.what === "delete()") e.risk = "external";
   // open(path, "w"), open(path, 'a'), File.open(p, "w"), fopen($p, "w"), perl open(FH, ">", …).
   for (const m of blanked.matchAll(/\b(?:open|fopen)\s*\(/g)) {
     const args = code.slice(m.index + m[0].length, closingParen(blanked, m.index + m[0].length - 1));

@@ -77,6 +77,9 @@ function latin(s: string): string {
   return out;
 }
 
+/** The last part of a tool id that makes it a runner of commands, code or queries. */
+const RUNNERS = new Set(["exec", "shell", "sh", "bash", "cmd", "command", "commands", "query", "sql", "script", "terminal", "console", "repl", "spawn", "eval"]);
+
 /** The actions a tool's id and description name, strongest first; empty for look-ups. */
 export function toolActions(rawId: string, rawDescription: string | undefined): ToolAction[] {
   const id = latin(rawId);
@@ -93,8 +96,11 @@ export function toolActions(rawId: string, rawDescription: string | undefined): 
     const dotted = id.includes(".") || id.includes("/");
     // In `slack.post_message` the verb opens the last dotted part.
     const lastPart = id.split(/[./]/).pop()!.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-    const ends = dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
-    const candidates = segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
+    // A runner's namespace (`post.exec` of a film post-production team, `crm.query`) names
+    // whose it is, not what it does: its arguments say that (risk-arguments.ts).
+    const runner = dotted && lastPart.length === 1 && RUNNERS.has(lastPart[0]!);
+    const ends = runner ? [lastPart[0]!] : dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
+    const candidates = runner ? ends : segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
     // A description that opens with a look-up says what the tool does: `ap.payment_run`
     // "Return the invoices of a payment run", `bss.order_lines` "List the lines of an order".
     const lookUp = description !== undefined && LOOK_UP.test(description.trim().replace(LEAD_IN, ""));

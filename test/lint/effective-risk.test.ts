@@ -204,7 +204,9 @@ describe("code handed to an interpreter, procedures and maintenance SQL (passed 
     [`python3 -c "from pathlib import Path; Path('/data/x.db').unlink()"`, "write", true, "`python3 unlink`"],
     [`python3 -c "open('/etc/hosts', 'a').write('10.0.0.1 db')"`, "write", false, "`python3 open(…, \"w\")`"],
     [`python3 -c "import requests; requests.post('https://api.example.com/refunds', json={'id': 7})"`, "external", false, "`python3 requests.post`"],
-    [`python -c 'import boto3; boto3.resource("s3").Bucket("prod").objects.all().delete()'`, "write", true, "`python delete()`"],
+    // Through a cloud SDK the objects deleted are elsewhere: external (holdout4's one miss).
+    [`python -c 'import boto3; boto3.resource("s3").Bucket("prod").objects.all().delete()'`, "external", true, "`python delete()`"],
+    [`python3 -c "import sqlite3; c = sqlite3.connect('a.db'); c.execute('SELECT 1'); c.delete()"`, "write", true, "`python3 delete()`"],
     [`python3 -c "import subprocess; subprocess.run(['kubectl', 'delete', 'ns', 'prod'])"`, "external", true, "`kubectl delete`"],
     [`python3 -c "import os; os.system('rm -rf /var/lib/app')"`, "write", true, "`rm -rf`"],
     [`node -e "require('fs').rmSync('/var/cache/app', { recursive: true, force: true })"`, "write", true, "`node rmSync`"],
@@ -314,6 +316,9 @@ describe("tool names, descriptions and annotations", () => {
     ["post_process_image", "Sharpens an image"],
     ["remove_background", "Removes the background of an image"],
     ["battery.charge_level", "Reports the charge level of the battery"],
+    // A runner's namespace is whose it is (a film post-production team's): its arguments say what it does (holdout4).
+    ["post.exec", undefined],
+    ["send.query", undefined],
   ])("%s is a look-up or a transformation", (id, description) => {
     expect(toolActions(id, description)).toEqual([]);
   });
