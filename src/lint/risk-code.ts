@@ -102,6 +102,8 @@ export function codeEffects(code: string, language: Language, command: (line: st
       if (first !== undefined) command(first);
     }
   }
+  // Code it decodes or downloads and then runs (`exec(b64decode(...))`, `eval(atob(...))`): not shown, the worst is assumed.
+  if (/\b(?:exec|eval|compile)\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(/.test(blanked) && /b64decode|base64|\batob\s*\(|urlopen|requests\.get|\bfetch\s*\(|\bdecode\s*\(|fromCharCode|unhexlify|codecs/.test(code)) out.push(D("exec of decoded code (the plan does not show it)"));
   // Backticks run a command in Ruby, Perl and PHP.
   if (language !== "js" && language !== "python") for (const m of code.matchAll(/`([^`]*)`/g)) command(m[1]!);
   // SQL the code hands to a database driver.

@@ -65,9 +65,44 @@ export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
   "psql", "mysql", "sqlite3", "npm", "pnpm", "yarn", "cargo", "twine", "sudo", "curl", "systemctl", "ssh", "bash", "sh", "fastlane",
 ]);
 
+/** Text that arrives from elsewhere or encoded: a download, a decoder. */
+const FETCHED_OR_DECODED = /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b|\bbase64\s+(?:-\w*d\w*|--decode)\b|\bxxd\s+-\w*r|\bopenssl\s+(?:enc|base64)\b[^|;]*\s-d\b|\b(?:gunzip|zcat|uudecode)\b|\bgzip\s+-\w*d|\bprintf\s+["']?(?:\\x|%b)|\brev\b/;
+/** A shell or interpreter reading its program from a pipe (`| sh`, `| sudo bash -s`, `| python3 -`), not from a script file. */
+const PIPED_TO_SHELL = /\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*\/)?(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
+/** The interpreter after a pipe has a program of its own, not stdin: inline code (`sh -c`, `python3 -m`, `node -e`) or a script file. */
+function ownProgram(interpreter: string, rest: string): boolean {
+  const flag = /^(?:sh|bash|zsh|dash|ksh|fish)$/.test(interpreter) ? /(?:^|\s)-\w*c\b/ : /^python/.test(interpreter) ? /(?:^|\s)-\w*[cm]\b/ : /(?:^|\s)(?:-\w*[eEpr]\b|--eval\b|--print\b|-Command\b)/;
+  return flag.test(rest) || /(?:^|\s)[^-\s]\S*\.(?:sh|bash|py|js|mjs|cjs|pl|rb|php|ps1)\b/.test(rest);
+}
+/** A substitution used as the program: `bash <(...)`, `sh -c "$(...)"`, `eval "$(...)"`, `source <(...)`, `. <(...)`. */
+const SUBSTITUTED_PROGRAM = /\b(?:sh|bash|zsh|dash|ksh|source|eval)\s+(?:-\w*c\s+)?["']?(?:\$\(|`|<\()|(?:^|[;&|(]\s*)\.\s+<\(/;
+
+/**
+ * A command line that runs code the plan does not show: a download or a decoded string
+ * handed to a shell or an interpreter (`curl ... | bash`, `echo cm0g... | base64 -d | sh`,
+ * `bash <(curl ...)`). What it does cannot be read; a reviewer treats it as the worst a
+ * command can do here and blocks it where the step is labelled read.
+ */
+function hiddenCode(text: string): CommandEffect | undefined {
+  const source = FETCHED_OR_DECODED.exec(text);
+  if (!source) return undefined;
+  const fetched = source[0].replace(/\s+/g, " ").replace(/["']/g, "").trim();
+  const piped = [...text.matchAll(PIPED_TO_SHELL)].find((m) => !ownProgram(m[1]!, m[2]!));
+  const substituted = piped ? undefined : SUBSTITUTED_PROGRAM.exec(text);
+  if (!piped && !substituted) return undefined;
+  const shown = piped ? `${fetched} | ${piped[1]}` : `${substituted![0].replace(/["']/g, "").trim()}${fetched}...)`;
+  return { risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` };
+}
+
+/** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
+const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:sh|bash|zsh|dash|ksh)\b/g;
+
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
+  const hidden = hiddenCode(text);
+  if (hidden) out.push(hidden);
+  if (depth < 3) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
   for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth);
   return out;
 }
