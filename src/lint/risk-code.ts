@@ -47,7 +47,8 @@ const XD = (what: string): CodeEffect => ({ risk: "external", destructive: true,
 /** Calls that remove, write or send, matched on the blanked code; the name quoted is the match. */
 const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; languages?: readonly Language[] }> = [
   // Removing files and directories.
-  { re: /\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(|\.(?:unlink|rmdir)\s*\(/g, effect: D, languages: ["python"] },
+  // `from shutil import rmtree; rmtree(p)`: the bare name is the imported function.
+  { re: /\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(|\.(?:unlink|rmdir|rmtree)\s*\(|(?<![.\w])(?:rmtree|remove|unlink|rmdir|removedirs)\s*\(/g, effect: D, languages: ["python"] },
   { re: /\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink)\s*\(/g, effect: D, languages: ["js"] },
   { re: /\bFileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|remove)\b|\bFile\.(?:delete|unlink)\b|\bDir\.(?:rmdir|delete|unlink)\b/g, effect: D, languages: ["ruby"] },
   { re: /\b(?:unlink|rmdir|rmtree|remove_tree)\b/g, effect: D, languages: ["perl", "php"] },
@@ -75,7 +76,8 @@ const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check
 const SQL_CALLS = /\.(?:execute|executemany|executescript|exec|query|raw)\s*\(/g;
 
 /** The effects of inline code (an empty list: it only reads, as far as its calls show). */
-export function codeEffects(code: string, language: Language, command: (line: string) => void, argv: (words: string[]) => void): CodeEffect[] {
+export function codeEffects(raw: string, language: Language, command: (line: string) => void, argv: (words: string[]) => void): CodeEffect[] {
+  const code = plainNames(raw);
   const blanked = blankCode(code, language);
   const out: CodeEffect[] = [];
   for (const { re, effect, languages } of CALLS) {
@@ -112,6 +114,20 @@ export function codeEffects(code: string, language: Language, command: (line: st
     for (const s of stringsIn(code.slice(at, closingParen(blanked, at - 1))).slice(0, 1)) for (const e of sqlEffects(s, "strong")) out.push({ risk: e.risk, destructive: e.destructive, what: `${m[0].replace(/\s*\($/, "").replace(/^\./, "")}(${e.what.replace(/`/g, "")})` });
   }
   return out;
+}
+
+/**
+ * Names written as strings read as names: `__import__('shutil')` is `shutil`,
+ * `getattr(os, 'remove')` is `os.remove`, `fs['rmSync']` is `fs.rmSync` (each string a plain
+ * identifier), so the call tables see them with the strings blanked.
+ */
+function plainNames(code: string): string {
+  return code
+    .replace(/\b__import__\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
+    .replace(/\bimportlib\.import_module\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
+    .replace(/\brequire\s*\(\s*(["'`])(?:node:)?([A-Za-z_][\w/]*)\1\s*\)/g, "$2")
+    .replace(/\bgetattr\s*\(\s*([A-Za-z_][\w.]*)\s*,\s*(["'])([A-Za-z_]\w*)\2\s*\)/g, "$1.$3")
+    .replace(/\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2");
 }
 
 /** The string literals of a piece of code, unescaped enough to read them as a command or SQL. */

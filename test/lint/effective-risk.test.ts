@@ -217,6 +217,11 @@ describe("code handed to an interpreter, procedures and maintenance SQL (passed 
     [`perl -e 'unlink glob "/var/log/app/*"'`, "write", true, "`perl unlink`"],
     [`php -r 'unlink("/var/www/index.php");'`, "write", true, "`php unlink`"],
     [`python3 -c "import sqlite3; sqlite3.connect('app.db').execute('DELETE FROM users')"`, "write", true, "`python3 execute(DELETE FROM)`"],
+    // Names written as strings or imported bare are the same calls.
+    [`python3 -c '__import__("shutil").rmtree("/srv/data")'`, "write", true, "`python3 shutil.rmtree`"],
+    [`python3 -c 'from shutil import rmtree; rmtree("/srv/data")'`, "write", true, "`python3 rmtree`"],
+    [`python3 -c 'import os; getattr(os, "remove")("/etc/app.conf")'`, "write", true, "`python3 os.remove`"],
+    [`node -e 'require("fs")["rmSync"]("/srv/data", { recursive: true })'`, "write", true, "`node rmSync`"],
     ["alias wipe='rm -rf'\nwipe /data", "write", true, "`rm -rf`"],
     [`psql -c "CALL purge_all_customers()"`, "write", true, "`psql CALL purge_all_customers`"],
     [`psql -c "CALL refresh_stats()"`, "write", false, "`psql CALL refresh_stats`"],
@@ -249,6 +254,8 @@ describe("code handed to an interpreter, procedures and maintenance SQL (passed 
     `psql -c "EXPLAIN SELECT * FROM orders"`,
     `psql -c "SELECT count(*) FROM orders"`,
     "alias ll='ls -la'\nll /srv",
+    `python3 -c 'import json; print(json.dumps(__import__("os").listdir(".")))'`,
+    `python3 -c 'xs = [1, 2]; xs.remove(1); print(xs)'`,
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
