@@ -9,7 +9,7 @@
  * code with its strings and comments blanked, so `print("never call shutil.rmtree")` reads.
  */
 import type { Risk } from "../ir.js";
-import { sqlEffects } from "./risk-sql.js";
+import { closing, sqlEffects } from "./risk-sql.js";
 
 export interface CodeEffect {
   risk: Risk;
@@ -139,12 +139,8 @@ function stringsIn(text: string): string[] {
 
 /** Where the parenthesis opened at `open` closes in the blanked code (its end when unclosed). */
 function closingParen(blanked: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < blanked.length; i++) {
-    if (blanked[i] === "(") depth++;
-    else if (blanked[i] === ")" && --depth === 0) return i;
-  }
-  return blanked.length;
+  const end = closing(blanked, open);
+  return end < 0 ? blanked.length : end;
 }
 
 /**

@@ -191,7 +191,7 @@ function cteBodies(statement: string): string[] {
 }
 
 /** The index of the parenthesis closing the one at `open`, or -1. */
-function closing(text: string, open: number): number {
+export function closing(text: string, open: number): number {
   let depth = 0;
   for (let i = open; i < text.length; i++) {
     if (text[i] === "(") depth++;
