@@ -1,4 +1,5 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
+import { hostname, userInfo } from "node:os";
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
@@ -83,7 +84,7 @@ export async function decide(
       throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
     }
     state.reason = `step "${step}" ${decision} by ${by}: resume to ${decision === "approved" ? "continue" : "apply the decision"}`;
-    store.appendEvent("approval", { node: step, kind, decision, by, ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
+    store.appendEvent("approval", { node: step, kind, decision, by, account: account(), ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
     await store.writeState(state);
     await store.syncEvents();
     (store as Store).requeue?.();
@@ -109,4 +110,19 @@ function refuseExpired(node: IRNode, st: NodeState): void {
   const deadline = Date.parse(st.awaiting.since) + timeout;
   if (Date.now() <= deadline) return;
   throw new DecisionError(`the request to approve step "${node.id}" timed out at ${new Date(deadline).toISOString()} (approval.timeout ${formatDuration(timeout)}); resume to end it, or start a new run`);
+}
+
+/**
+ * The operating-system account that ran the decision, for the audit: `--by` is a name the
+ * approver gives (matched against the step's approvers), not an identity planspec can check.
+ */
+function account(): string {
+  let name: string | undefined;
+  try {
+    name = userInfo().username;
+  } catch {
+    // No entry for the uid (a container's arbitrary user): the uid alone.
+  }
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  return `${name ?? "?"}${uid !== undefined ? ` (uid ${uid})` : ""} on ${hostname()}`;
 }

@@ -1,6 +1,7 @@
 /** `planspec run/status/runs/approve/reject/revise` through the real CLI on the csv-anomalies example. */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hostname, userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { readEvents, readState, tempDir, writeFile, TEST_TOOLS } from "../runtime/helpers.js";
 import { fileLines, planspec, ROOT } from "./run-helpers.js";
@@ -43,6 +44,9 @@ describe("planspec run / approve / reject / status / runs", () => {
     expect(fileLines(join(ws, "outbox/emails.jsonl"))).toHaveLength(1);
     const dir = join(ws, ".planspec/runs/a1");
     expect(readEvents(dir).find((e) => e.type === "approval")!.data).toMatchObject({ node: "send", decision: "approved", by: "ops-lead", note: "report checked" });
+    // --by is a name the approver gives; the event also says which account ran approve, for the audit.
+    const { username, uid } = userInfo();
+    expect(readEvents(dir).find((e) => e.type === "approval")!.data.account).toBe(`${username} (uid ${uid}) on ${hostname()}`);
     expect(readFileSync(join(ws, "out/anomaly-report.md"), "utf8")).toMatch(/## By rule/);
 
     const runs = planspec(ws, ["runs"]);
