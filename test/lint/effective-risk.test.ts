@@ -458,6 +458,9 @@ describe("interpreter code under other names, on stdin and through more calls (p
     ["ruby -e '%x(rm -rf /srv)'", "write", true],
     ["perl -e 'system \"rm\", \"-rf\", \"/srv\"'", "write", true],
     ["php -r 'array_map(\"unlink\", glob(\"/srv/*\"));'", "write", true],
+    [`python3 -c "import stripe; stripe.Refund.create(charge='ch_1')"`, "external", false],
+    [`python3 -c "import stripe; stripe.Customer.delete('cus_1')"`, "external", true],
+    [`python3 -c "import docker; docker.from_env().containers.get('db').remove(force=True)"`, "external", true],
   ] as const)("%s", (command, risk, destructive) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
@@ -481,6 +484,8 @@ describe("interpreter code under other names, on stdin and through more calls (p
     `uv run python -c "import json; print(json.dumps({'ok': True}))"`,
     `ruby -e 'puts %x(df -h)'`,
     `perl -e 'system "df", "-h"'`,
+    `python3 -c "import stripe; print(stripe.Charge.list(limit=3))"`,
+    `python3 -c "import docker; print(docker.from_env().containers.list())"`,
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
