@@ -95,6 +95,13 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   if (REMOTE_SDK.test(code)) for (const e of out) if (e.risk === "write" && e.what === "delete()") e.risk = "external";
   // `boto3.client("ec2").stop_instances(...)`: an SDK call that changes what it names.
   if (REMOTE_SDK.test(code)) for (const m of blanked.matchAll(/\.((?:stop|start|reboot|create|update|modify|copy|attach|detach|disable|enable|put|set|revoke|cancel|restore)_\w+)\s*\(/g)) out.push(X(m[1]!));
+  // `stripe.Refund.create(...)`, `stripe.Customer.delete("cus_1")`, `docker…containers.get(c).remove()`: the SDK's own verbs.
+  if (REMOTE_SDK.test(code) || /\bdocker\b/.test(code)) for (const m of blanked.matchAll(/\.(create|modify|update|cancel|capture|refund|send|delete|remove|kill|stop)\s*\(/g)) {
+    const destroys = /^(?:delete|remove|kill)$/.test(m[1]!);
+    // `.delete()` with no argument is read above.
+    if (m[1] === "delete" && /^\s*\)/.test(blanked.slice(m.index + m[0].length))) continue;
+    out.push(destroys ? XD(m[1]!) : X(m[1]!));
+  }
   // An HTTP method named as the first argument (`requests.request("POST", …)`, `conn.request("DELETE", …)`),
   // a session's `.post("https://…")`, and `urlopen` with data (a POST).
   for (const m of code.matchAll(/\brequest\s*\(\s*["'](POST|PUT|PATCH|DELETE)["']/gi)) out.push(m[1]!.toUpperCase() === "DELETE" ? XD(`request ${m[1]!.toUpperCase()}`) : X(`request ${m[1]!.toUpperCase()}`));
