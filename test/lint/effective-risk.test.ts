@@ -461,6 +461,17 @@ describe("interpreter code under other names, on stdin and through more calls (p
     [`python3 -c "import stripe; stripe.Refund.create(charge='ch_1')"`, "external", false],
     [`python3 -c "import stripe; stripe.Customer.delete('cus_1')"`, "external", true],
     [`python3 -c "import docker; docker.from_env().containers.get('db').remove(force=True)"`, "external", true],
+    // SQL functions that change things, called from a SELECT; COPY to a server file; the clients' shell escapes.
+    [`psql -c "SELECT purge_old_rows()"`, "write", true],
+    [`psql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"`, "write", true],
+    [`psql -c "SELECT lo_unlink(123)"`, "write", true],
+    [`psql -c "SELECT setval('orders_id_seq', 1)"`, "write", false],
+    [`psql -c "SELECT dblink_exec('host=x', 'DELETE FROM t')"`, "write", true],
+    [`psql -c "COPY orders TO '/tmp/o.csv'"`, "write", false],
+    ["psql -c '\\! rm -rf /srv'", "write", true],
+    [`sqlite3 app.db ".shell rm -rf /srv"`, "write", true],
+    [`sqlite3 app.db ".system rm -rf /srv"`, "write", true],
+    ["psql -c '\\o /etc/cron.d/x'", "write", false],
   ] as const)("%s", (command, risk, destructive) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
@@ -486,6 +497,12 @@ describe("interpreter code under other names, on stdin and through more calls (p
     `perl -e 'system "df", "-h"'`,
     `python3 -c "import stripe; print(stripe.Charge.list(limit=3))"`,
     `python3 -c "import docker; print(docker.from_env().containers.list())"`,
+    `psql -c "SELECT count(*) FROM purge_log"`,
+    `psql -c "SELECT drop_reason, deleted_at FROM returns"`,
+    `psql -c "COPY (SELECT 1) TO STDOUT"`,
+    `psql -c "SELECT pg_size_pretty(pg_database_size('app'))"`,
+    "psql -c '\\dt'",
+    `sqlite3 app.db ".tables"`,
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
