@@ -346,7 +346,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       const positional = args.filter((a) => !a.startsWith("-"));
       if (positional[1] !== undefined) sql.push(positional[1]);
     }
-    for (const text of sql) for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
+    for (const text of sql) {
+      // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd` run a shell command; `\\o file`, `.output file` write one.
+      if (depth < 3) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+      for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
+      for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
+    }
     return;
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
