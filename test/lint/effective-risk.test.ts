@@ -382,7 +382,15 @@ describe("tool ids in their usual shapes", () => {
     ["slack.post_message", "publish"],
     ["chat.postMessage", "publish"],
     ["memory.delete_entities", "delete"],
+    // A runner's id names what it runs in the part before it (passed the gate at a226178).
+    ["billing.refund.exec", "payment"],
+    ["email.send.exec", "message"],
+    ["stripe.refund.sql", "payment"],
   ])("%s", (id, cls) => expect(toolActions(id, undefined)[0]?.cls).toBe(cls));
+
+  it.each(["post.exec", "crm.query", "k8s.pod.exec", "crm.orders.query", "blog.posts.sql", "ops.shell"])("runner %s names no action", (id) => {
+    expect(toolActions(id, undefined)).toEqual([]);
+  });
 
   it.each(["kb.refund_policy", "payments.docs", "github.create_pull_request", "fs.read_file"])("%s names no action", (id) => {
     expect(toolActions(id, undefined)).toEqual([]);
