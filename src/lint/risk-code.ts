@@ -20,7 +20,7 @@ export interface CodeEffect {
 
 /** The languages, by interpreter, and the option that takes the program text. */
 const INTERPRETERS: ReadonlyArray<{ program: RegExp; code: RegExp; language: Language }> = [
-  { program: /^python[0-9.]*$|^pypy[0-9.]*$/, code: /^-[a-zA-Z]*c$/, language: "python" },
+  { program: /^python[0-9.]*$|^pypy[0-9.]*$|^ipython[0-9]*$/, code: /^-[a-zA-Z]*c$/, language: "python" },
   { program: /^(?:node|nodejs|bun)$/, code: /^(?:-e|--eval|-p|--print|-pe)$/, language: "js" },
   { program: /^deno$/, code: /^eval$/, language: "js" },
   { program: /^ruby$/, code: /^-[a-zA-Z]*e$/, language: "ruby" },
@@ -65,13 +65,20 @@ const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; l
   { re: /\.(?:delete_objects?|delete_bucket|delete_table|delete_item|terminate_instances|delete_\w+)\s*\(/g, effect: XD },
   { re: /\.(?:put_object|upload_file|upload_fileobj|put_item|send_message|publish|send_email|invoke)\s*\(/g, effect: X },
   { re: /\.delete\s*\(\s*\)/g, effect: D },
+  // Stores and databases through their clients: redis, MongoDB.
+  { re: /\.(?:flushall|flushdb|drop_database|drop_collection|delete_many|delete_one)\s*\(|\.drop\s*\(\s*\)/g, effect: D, languages: ["python", "js"] },
+  { re: /\.(?:insert_one|insert_many|update_one|update_many|replace_one)\s*\(/g, effect: W, languages: ["python"] },
+  // Signals to processes.
+  { re: /\bos\.(?:kill|killpg)\s*\(|\bprocess\.kill\s*\(/g, effect: W },
+  // Mail.
+  { re: /\.sendmail\s*\(/g, effect: X, languages: ["python"] },
 ];
 
 /** Code that talks to a cloud or SaaS SDK: what it deletes or changes is elsewhere. */
 const REMOTE_SDK = /\b(?:boto3|botocore|google\.cloud|azure|stripe|firebase_admin|twilio|slack_sdk|openai|kubernetes)\b|@aws-sdk|@google-cloud|@azure/;
 
 /** Calls whose first argument is a command line (a string) or an argv (a list of strings). */
-const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x)\s*\(|(?<![.\w])exec\s*\(/g;
+const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x)\s*\(|(?<![.\w])exec\s*\(/g;
 /** Calls whose argument is SQL. */
 const SQL_CALLS = /\.(?:execute|executemany|executescript|exec|query|raw)\s*\(/g;
 
@@ -86,8 +93,26 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   // `boto3.resource("s3").Bucket(b).objects.all().delete()`: the files are not on this machine.
   if (REMOTE_SDK.test(code)) for (const e of out) if (e.risk === "write" && e.what === "delete()") e.risk = "external";
+  // `boto3.client("ec2").stop_instances(...)`: an SDK call that changes what it names.
+  if (REMOTE_SDK.test(code)) for (const m of blanked.matchAll(/\.((?:stop|start|reboot|create|update|modify|copy|attach|detach|disable|enable|put|set|revoke|cancel|restore)_\w+)\s*\(/g)) out.push(X(m[1]!));
+  // `stripe.Refund.create(...)`, `stripe.Customer.delete("cus_1")`, `docker…containers.get(c).remove()`: the SDK's own verbs.
+  if (REMOTE_SDK.test(code) || /\bdocker\b/.test(code)) for (const m of blanked.matchAll(/\.(create|modify|update|cancel|capture|refund|send|delete|remove|kill|stop)\s*\(/g)) {
+    const destroys = /^(?:delete|remove|kill)$/.test(m[1]!);
+    // `.delete()` with no argument is read above.
+    if (m[1] === "delete" && /^\s*\)/.test(blanked.slice(m.index + m[0].length))) continue;
+    out.push(destroys ? XD(m[1]!) : X(m[1]!));
+  }
+  // An HTTP method named as the first argument (`requests.request("POST", …)`, `conn.request("DELETE", …)`),
+  // a session's `.post("https://…")`, and `urlopen` with data (a POST).
+  for (const m of code.matchAll(/\brequest\s*\(\s*["'](POST|PUT|PATCH|DELETE)["']/gi)) out.push(m[1]!.toUpperCase() === "DELETE" ? XD(`request ${m[1]!.toUpperCase()}`) : X(`request ${m[1]!.toUpperCase()}`));
+  for (const m of code.matchAll(/\.(post|put|patch|delete)\s*\(\s*f?["'`]https?:\/\//gi)) if (!/\b(?:requests|httpx|session|client|axios|got|ky)\.\w+\s*\($/i.test(code.slice(0, m.index + m[0].indexOf("(") + 1))) out.push(m[1]!.toLowerCase() === "delete" ? XD(m[1]!) : X(m[1]!));
+  for (const m of blanked.matchAll(/\b(?:urlopen|Request)\s*\(/g)) {
+    const at = m.index + m[0].length;
+    const parts = topLevelArgs(blanked.slice(at, closingParen(blanked, at - 1)));
+    if (parts.some((a) => /^\s*data\s*=/.test(a)) || (parts.length > 1 && !/^\s*\w+\s*=/.test(parts[1]!))) out.push(X(`${m[0].replace(/\s*\($/, "")}(…, data)`));
+  }
   // open(path, "w"), open(path, 'a'), File.open(p, "w"), fopen($p, "w"), perl open(FH, ">", …).
-  for (const m of blanked.matchAll(/\b(?:open|fopen)\s*\(/g)) {
+  for (const m of blanked.matchAll(/\b(?:open|fopen|openSync)\s*\(/g)) {
     const args = code.slice(m.index + m[0].length, closingParen(blanked, m.index + m[0].length - 1));
     if (/,\s*(?:mode\s*=\s*)?["'][rb]*[wax+][bt+]*["']|["']\+?>>?/.test(args)) out.push(W(`${m[0].replace(/\s*\($/, "")}(…, "w")`));
   }
@@ -104,14 +129,47 @@ export function codeEffects(raw: string, language: Language, command: (line: str
       if (first !== undefined) command(first);
     }
   }
+  // `os.execvp("rm", ["rm", "-rf", p])`, `os.spawnlp(os.P_WAIT, "rm", "rm", "-rf", p)`, perl `system "rm", "-rf", p`:
+  // the program, then its argv.
+  for (const m of blanked.matchAll(/\bos\.(?:exec|spawn)[lvpe]*\s*\(/g)) {
+    const at = m.index + m[0].length;
+    const words = stringsIn(code.slice(at, closingParen(blanked, at - 1)));
+    if (words.length > 1) argv(words.slice(1));
+  }
+  if (language === "perl") for (const m of blanked.matchAll(/\b(?:system|exec)\s+(?=["'])/g)) {
+    const end = blanked.slice(m.index).search(/;|$/);
+    const words = stringsIn(code.slice(m.index + m[0].length, m.index + end));
+    if (words.length > 1) argv(words);
+    else if (words[0] !== undefined) command(words[0]);
+  }
+  // `qx(rm -rf p)`, `%x(rm -rf p)`: a command in Perl and Ruby.
+  if (language === "perl" || language === "ruby") for (const m of code.matchAll(/(?:\bqx|%x)\s*([({\[\/|!])([^)}\]\/|!]*)/g)) command(m[2]!);
+  // `exec("import shutil; …")`, `eval(...)`: a program written as a string is read as one.
+  // `exec(" ".join(...))`, `compile(x, …)` of a name or an expression: code the plan does not show.
+  let hidden = false;
+  if (language === "python") for (const m of blanked.matchAll(/\b(exec|eval|compile)\s*\(/g)) {
+    const at = m.index + m[0].length;
+    const first = /^\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1\s*[,)]/.exec(code.slice(at, closingParen(blanked, at - 1) + 1));
+    if (first) out.push(...codeEffects(first[2]!.replace(/\\(["'\\])/g, "$1"), language, command, argv));
+    else if (m[1] !== "eval" && !/^\s*compile\s*\(/.test(code.slice(at))) hidden = true;
+  }
+  // `os.open(p, os.O_WRONLY | os.O_TRUNC)`: opened to write.
+  if (/\bos\.open\s*\([^)]*\bO_(?:WRONLY|RDWR|TRUNC|CREAT|APPEND)\b/.test(code)) out.push(W("os.open(…, O_WRONLY)"));
+  // PHP callbacks named as strings: `array_map("unlink", glob(…))`.
+  if (language === "php") for (const m of code.matchAll(/\b(?:array_map|array_walk|call_user_func(?:_array)?)\s*\(\s*["'](unlink|rmdir)["']/g)) out.push(D(m[1]!));
   // Code it decodes or downloads and then runs (`exec(b64decode(...))`, `eval(atob(...))`): not shown, the worst is assumed.
-  if (/\b(?:exec|eval|compile)\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(/.test(blanked) && /b64decode|base64|\batob\s*\(|urlopen|requests\.get|\bfetch\s*\(|\bdecode\s*\(|fromCharCode|unhexlify|codecs/.test(code)) out.push(D("exec of decoded code (the plan does not show it)"));
+  if (/\b(?:exec|eval|compile)\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(/.test(blanked) && /b64decode|base64|\batob\s*\(|urlopen|requests\.get|\bfetch\s*\(|\bdecode\s*\(|fromCharCode|unhexlify|codecs|fromhex|decompress|\bchr\s*\(|marshal|pickle/.test(code)) out.push(D("exec of decoded code (the plan does not show it)"));
+  else if (hidden) out.push(D("exec of code built at run time (the plan does not show it)"));
   // Backticks run a command in Ruby, Perl and PHP.
   if (language !== "js" && language !== "python") for (const m of code.matchAll(/`([^`]*)`/g)) command(m[1]!);
   // SQL the code hands to a database driver.
   for (const m of blanked.matchAll(SQL_CALLS)) {
     const at = m.index + m[0].length;
-    for (const s of stringsIn(code.slice(at, closingParen(blanked, at - 1))).slice(0, 1)) for (const e of sqlEffects(s, "strong")) out.push({ risk: e.risk, destructive: e.destructive, what: `${m[0].replace(/\s*\($/, "").replace(/^\./, "")}(${e.what.replace(/`/g, "")})` });
+    const args = code.slice(at, closingParen(blanked, at - 1));
+    // `q = "DELETE FROM t"; cur.execute(q)`: the string the name was given.
+    const name = /^\s*([A-Za-z_]\w*)\s*[,)]?\s*$/.exec(args.split(",")[0]!)?.[1];
+    const assigned = name === undefined ? undefined : new RegExp(`\\b${name}\\s*=\\s*(["'])((?:(?!\\1).)*)\\1`).exec(code)?.[2];
+    for (const s of (assigned !== undefined ? [assigned] : stringsIn(args)).slice(0, 1)) for (const e of sqlEffects(s, "strong")) out.push({ risk: e.risk, destructive: e.destructive, what: `${m[0].replace(/\s*\($/, "").replace(/^\./, "")}(${e.what.replace(/`/g, "")})` });
   }
   return out;
 }
@@ -121,13 +179,61 @@ export function codeEffects(raw: string, language: Language, command: (line: str
  * `getattr(os, 'remove')` is `os.remove`, `fs['rmSync']` is `fs.rmSync` (each string a plain
  * identifier), so the call tables see them with the strings blanked.
  */
-function plainNames(code: string): string {
-  return code
+function plainNames(raw: string): string {
+  const code = raw
+    // `"re" + "move"` is "remove".
+    .replace(/(["'])([\w.]*)\1\s*\+\s*(["'])([\w.]*)\3/g, "$1$2$4$1")
+    .replace(/(["'])([\w.]*)\1\s*\+\s*(["'])([\w.]*)\3/g, "$1$2$4$1")
+    // `os.__dict__["remove"]`, `vars(os)["remove"]`: the module's own names.
+    .replace(/\.__dict__\s*(?=\[)/g, "")
+    .replace(/\bvars\s*\(\s*([A-Za-z_][\w.]*)\s*\)\s*(?=\[)/g, "$1");
+  return aliased(code
+
     .replace(/\b__import__\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
     .replace(/\bimportlib\.import_module\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
     .replace(/\brequire\s*\(\s*(["'`])(?:node:)?([A-Za-z_][\w/]*)\1\s*\)/g, "$2")
     .replace(/\bgetattr\s*\(\s*([A-Za-z_][\w.]*)\s*,\s*(["'])([A-Za-z_]\w*)\2\s*\)/g, "$1.$3")
-    .replace(/\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2");
+    .replace(/\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2"));
+}
+
+/**
+ * Other names for modules and functions read as the names: `import os as o` makes `o.remove`
+ * `os.remove`; `from os import remove as r`, `f = shutil.rmtree` and JavaScript's
+ * `const { rmSync: r } = require("fs")` make `r(…)` the call they name.
+ */
+function aliased(code: string): string {
+  const names = new Map<string, string>();
+  for (const m of code.matchAll(/\bimport\s+([\w.]+)\s+as\s+([A-Za-z_]\w*)/g)) names.set(m[2]!, m[1]!);
+  for (const m of code.matchAll(/\bfrom\s+([\w.]+)\s+import\s+([^;\n]+)/g)) for (const part of m[2]!.replace(/[()]/g, "").split(",")) {
+    const a = /^\s*([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\s*$/.exec(part);
+    if (a) names.set(a[2]!, `${m[1]}.${a[1]}`);
+  }
+  for (const m of code.matchAll(/(?:^|[;\n]|\b(?:const|let|var)\s+)\s*([A-Za-z_$][\w$]*)\s*=\s*((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)\s*(?=[;\n]|$)/g)) names.set(m[1]!, m[2]!);
+  for (const m of code.matchAll(/\{([^}]*)\}\s*=\s*(?:require\s*\(\s*)?([\w/]+)/g)) for (const part of m[1]!.split(",")) {
+    const a = /^\s*([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*)\s*$/.exec(part);
+    if (a) names.set(a[2]!, `${m[2]}.${a[1]}`);
+  }
+  if (names.size === 0) return code;
+  const re = new RegExp(`(?<![.\\w$])(${[...names.keys()].map((k) => k.replace(/\$/g, "\\$")).join("|")})(?=\\s*[.(])`, "g");
+  return code.replace(re, (n: string) => names.get(n)!);
+}
+
+/** The arguments of a call's text at top level (commas inside brackets do not split). */
+function topLevelArgs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (text.slice(start).trim() !== "") out.push(text.slice(start));
+  return out;
 }
 
 /** The string literals of a piece of code, unescaped enough to read them as a command or SQL. */

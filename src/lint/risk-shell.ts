@@ -97,12 +97,24 @@ function hiddenCode(text: string): CommandEffect | undefined {
 /** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:sh|bash|zsh|dash|ksh)\b/g;
 
+/** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
+const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:\S*\/)?(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n]\s*)((?:\S*\/)?(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
+
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
   const hidden = hiddenCode(text);
   if (hidden) out.push(hidden);
   if (depth < 3) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
+  // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
+  // given on stdin is the program, read as if it were written with `-c` / `-e`.
+  if (depth < 3) for (const m of text.matchAll(STDIN_PROGRAM)) {
+    const body = m[1] !== undefined ? m[2]! : m[6]!;
+    const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
+    const name = basename(m[3] ?? m[4]!);
+    const flag = SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e";
+    commandEffect([name, flag, code], out, depth + 1);
+  }
   for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth);
   return out;
 }
@@ -137,6 +149,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`: the program is the word after.
     else if ((basename(w) === "bundle" || basename(w) === "pnpm") && words[i + 1] === "exec") i += 2;
     else if (basename(w) === "yarn" && words[i + 1] === "dlx") i += 2;
+    // `uv run python -c …`, `poetry run python …`: the program is the word after `run`.
+    else if (/^(?:uv|poetry|pipenv|pdm|hatch|rye|conda|mamba|micromamba)$/.test(basename(w)) && words[i + 1] === "run") {
+      i += 2;
+      while (words[i]?.startsWith("-")) i += /^(?:-n|--name|-p|--prefix|--with|--python|-e|--env)$/.test(words[i]!) ? 2 : 1;
+    }
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
       while (words[i]?.startsWith("-")) i++;
@@ -329,7 +346,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       const positional = args.filter((a) => !a.startsWith("-"));
       if (positional[1] !== undefined) sql.push(positional[1]);
     }
-    for (const text of sql) for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
+    for (const text of sql) {
+      // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd` run a shell command; `\\o file`, `.output file` write one.
+      if (depth < 3) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+      for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
+      for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
+    }
     return;
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);

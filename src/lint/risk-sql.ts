@@ -55,6 +55,9 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
   LOCK: { destructive: false, objects: /^TABLES?$/ },
 };
 
+/** Functions that change things though a SELECT calls them: by their name, or one that removes. */
+const WRITING_FUNCTION = /\b(pg_terminate_backend|pg_cancel_backend|lo_unlink|pg_drop_replication_slot|setval|pg_reload_conf|dblink_exec|\w*(?:purge|delete|truncate|wipe|erase|destroy)\w*)\s*\(/gi;
+const WRITING_FUNCTION_CHEAP = new RegExp(WRITING_FUNCTION.source, "i");
 /** A procedure named for removing things: `CALL purge_old_claims()`, `EXEC sp_delete_rows`. */
 const REMOVING_NAME = /(?:^|[._])(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|clean(?:up)?|reset)(?:[._]|$)|^(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|cleanup|reset)/i;
 
@@ -71,7 +74,7 @@ const DESTRUCTIVE_ANYWHERE = /\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|VIEW|OWNED)|T
 
 /** The statements of `text` that write, with what they do. */
 export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
-  if (context === "none" ? !UPPER_START.test(text) : !(context === "strong" ? CHEAP_STRONG : CHEAP).test(text)) return [];
+  if (context === "none" ? !UPPER_START.test(text) : !(context === "strong" ? CHEAP_STRONG : CHEAP).test(text) && !(context === "strong" && WRITING_FUNCTION_CHEAP.test(text))) return [];
   const code = blank(text);
   const out: SqlEffect[] = [];
   let first = true;
@@ -127,6 +130,11 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
   if (!spec) {
     // `SELECT ... INTO new_table` creates a table.
     if (verb === "SELECT" && words.some((w) => /^INTO$/i.test(w)) && context === "strong") out.push({ risk: "write", destructive: false, what: "`SELECT INTO`" });
+    // `SELECT pg_terminate_backend(pid)`, `SELECT purge_old_rows()`: a function that changes things, called from a SELECT.
+    if (verb === "SELECT" && context === "strong") for (const m of statement.matchAll(WRITING_FUNCTION)) {
+      const name = m[1]!.toLowerCase();
+      out.push({ risk: "write", destructive: !/^(?:setval|pg_reload_conf|dblink_exec)$/.test(name), what: `\`SELECT ${name}()\``, ...(name === "dblink_exec" ? { dynamic: true } : {}) });
+    }
     // `DO $$ ... $$` runs a block of code whose statements were blanked with the quote.
     if (verb === "DO" && context === "strong") out.push({ risk: "write", destructive: false, what: "`DO` block", dynamic: true });
     return out;
@@ -151,6 +159,11 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     const program = words.findIndex((w, j) => j > k && /^PROGRAM$/i.test(w));
     if (program > 0) {
       out.push({ risk: "write", destructive: true, what: `\`COPY ... ${words[program - 1]!.toUpperCase()} PROGRAM\`` });
+      return out;
+    }
+    // `COPY orders TO '/tmp/o.csv'` writes a file on the database server (`TO STDOUT` does not).
+    if (/\bTO\s+''/i.test(statement)) {
+      out.push({ risk: "write", destructive: false, what: "`COPY ... TO` a file" });
       return out;
     }
     if (!words.some((w) => /^FROM$/i.test(w))) return out;

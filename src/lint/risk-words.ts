@@ -99,7 +99,10 @@ export function toolActions(rawId: string, rawDescription: string | undefined): 
     // A runner's namespace (`post.exec` of a film post-production team, `crm.query`) names
     // whose it is, not what it does: its arguments say that (risk-arguments.ts).
     const runner = dotted && lastPart.length === 1 && RUNNERS.has(lastPart[0]!);
-    const ends = runner ? [lastPart[0]!] : dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
+    // In `billing.refund.exec` the part before the runner is what it runs: a refund.
+    const parts = id.split(/[./]/);
+    const runs = runner && parts.length > 2 ? parts[parts.length - 2]!.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)[0] : undefined;
+    const ends = runner ? [runs !== undefined && !NOUNISH.has(idBase(runs)) ? runs : lastPart[0]!] : dotted ? [lastPart[0] ?? "", segments[segments.length - 1]!, segments[0]!] : [segments[0]!, segments[segments.length - 1]!];
     const candidates = runner ? ends : segments.some((x) => ACT_WORDS.has(x)) ? [...ends, ...segments] : ends;
     // A description that opens with a look-up says what the tool does: `ap.payment_run`
     // "Return the invoices of a payment run", `bss.order_lines` "List the lines of an order".

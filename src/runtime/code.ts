@@ -4,8 +4,8 @@
  * approval is bound to their content (binding.ts): an approved call must not run code that
  * was swapped (`resume --tools other.mjs`) or edited since the approval.
  */
-import { readFileSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { sha256 } from "../compiler/canonical.js";
 
@@ -32,6 +32,8 @@ export function serverPrograms(plan: PlanIR, baseDir: string): string[] {
 const MODULE = /\.(?:mjs|cjs|js|mts|cts|ts)$/;
 /** `import … from "./x"`, `export … from "./x"`, `import "./x"`, `import("./x")`, `require("./x")`: a relative specifier. */
 const RELATIVE_IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*["'`](\.{1,2}\/[^"'`\n]+)["'`]/g;
+/** `new URL("./x.mjs", import.meta.url)`: a file beside the module, handed to `import()` or a worker. */
+const URL_IMPORT = /\bnew\s+URL\s*\(\s*["'`](\.{1,2}\/[^"'`\n]+)["'`]\s*,\s*import\.meta\.url/g;
 /** Enough for any tool module's own code; past it the rest is not digested (and said so in the digest). */
 const MAX_CODE_FILES = 1000;
 
@@ -56,12 +58,44 @@ export function codeFiles(modules: readonly string[], programs: readonly string[
     } catch {
       continue;
     }
-    for (const m of text.matchAll(RELATIVE_IMPORT)) {
-      const target = resolveImport(dirname(file), m[1]!);
+    // `createRequire(import.meta.url)` gives a require under another name: `load("./x.cjs")`.
+    const requires = [...text.matchAll(/\b([A-Za-z_$][\w$]*)\s*=\s*(?:\w+\.)?createRequire\s*\(/g)].map((m) => m[1]!);
+    const calls = requires.length === 0 ? [] : [...text.matchAll(new RegExp(`\\b(?:${requires.map((r) => r.replace(/\$/g, "\\$")).join("|")})\\s*\\(\\s*["'\`](\\.{1,2}\\/[^"'\`\\n]+)["'\`]`, "g"))];
+    for (const m of [...text.matchAll(RELATIVE_IMPORT), ...text.matchAll(URL_IMPORT), ...calls]) {
+      const spec = m[1]!;
+      // `import(\`./lib/${name}.mjs\`)`, `import("./lib/" + name)`: a computed path; every file
+      // of the folder its literal part names is code the run may load.
+      const computed = spec.includes("${") || /^\s*\+/.test(text.slice(m.index + m[0].length));
+      if (computed) {
+        for (const f of filesUnder(resolve(dirname(file), spec.slice(0, spec.includes("${") ? spec.indexOf("${") : spec.length).replace(/[^/]*$/, "")))) if (!seen.has(f)) queue.push(f);
+        continue;
+      }
+      const target = resolveImport(dirname(file), spec);
       if (target !== undefined && !seen.has(target)) queue.push(target);
     }
   }
   return [...seen];
+}
+
+/** The module files under a folder (not `node_modules`), at most MAX_CODE_FILES. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= MAX_CODE_FILES) return;
+      const p = join(d, e.name);
+      if (e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith(".")) walk(p);
+      else if (MODULE.test(e.name) || /\.json$/.test(e.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
 }
 
 /** A relative specifier as Node (or a TypeScript loader) finds it: the file, or with an extension, or its index. */

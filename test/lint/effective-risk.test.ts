@@ -382,7 +382,15 @@ describe("tool ids in their usual shapes", () => {
     ["slack.post_message", "publish"],
     ["chat.postMessage", "publish"],
     ["memory.delete_entities", "delete"],
+    // A runner's id names what it runs in the part before it (passed the gate at a226178).
+    ["billing.refund.exec", "payment"],
+    ["email.send.exec", "message"],
+    ["stripe.refund.sql", "payment"],
   ])("%s", (id, cls) => expect(toolActions(id, undefined)[0]?.cls).toBe(cls));
+
+  it.each(["post.exec", "crm.query", "k8s.pod.exec", "crm.orders.query", "blog.posts.sql", "ops.shell"])("runner %s names no action", (id) => {
+    expect(toolActions(id, undefined)).toEqual([]);
+  });
 
   it.each(["kb.refund_policy", "payments.docs", "github.create_pull_request", "fs.read_file"])("%s names no action", (id) => {
     expect(toolActions(id, undefined)).toEqual([]);
@@ -424,4 +432,86 @@ describe("redirects", () => {
   ])("%s writes a file", (c, what) => expect(commandEffects(c).map((e) => e.what)).toEqual([what]));
 
   it.each(["make check > /dev/null 2>&1", "grep 'a>b' notes.txt", "ls 2>/dev/null"])("%s writes nothing", (c) => expect(commandEffects(c)).toEqual([]));
+});
+
+describe("interpreter code under other names, on stdin and through more calls (passed the gate at a226178)", () => {
+  it.each([
+    ["python3 -c \"import os as o; o.remove('/etc/app.conf')\"", "write", true],
+    ["python3 -c \"from os import remove as r; r('/etc/app.conf')\"", "write", true],
+    ["python3 -c \"import shutil; f = shutil.rmtree; f('/srv/data')\"", "write", true],
+    ["python3 -c \"import subprocess as sp; sp.run(['rm', '-rf', '/srv'])\"", "write", true],
+    ["node -e \"const {rmSync: r} = require('fs'); r('/srv', {recursive: true})\"", "write", true],
+    ["python3 -c \"import os; getattr(os, 're' + 'move')('/x')\"", "write", true],
+    ["python3 -c \"import os; vars(os)['remove']('/x')\"", "write", true],
+    ["python3 -c \"import urllib.request; urllib.request.urlopen('https://x.example.com/reset', data=b'go')\"", "external", false],
+    ["python3 -c \"import http.client as h; c = h.HTTPSConnection('x.example.com'); c.request('POST', '/reset')\"", "external", false],
+    ["python3 -c \"import requests; requests.request('DELETE', 'https://x.example.com/users/1')\"", "external", true],
+    ["python3 -c \"import requests; s = requests.Session(); s.post('https://x.example.com/r')\"", "external", false],
+    ["python3 -c \"import smtplib; smtplib.SMTP('mail').sendmail('a@x', 'b@x', 'hi')\"", "external", false],
+    ["python3 -c \"import os; os.execvp('rm', ['rm', '-rf', '/srv'])\"", "write", true],
+    ["python3 -c \"import subprocess; subprocess.getoutput('rm -rf /srv')\"", "write", true],
+    ["python3 -c \"import os; os.kill(1, 9)\"", "write", false],
+    ["python3 -c \"import psycopg2; c = psycopg2.connect('').cursor(); q = 'DELETE FROM orders'; c.execute(q)\"", "write", true],
+    ["python3 -c \"exec('import shutil; shutil.rmtree(1)')\"", "write", true],
+    ["python3 -c \"exec(''.join(map(chr, [105, 109])))\"", "write", true],
+    ["python3 -c \"import os; fd = os.open('/etc/hosts', os.O_WRONLY | os.O_TRUNC); os.write(fd, b'x')\"", "write", false],
+    ["python3 -c \"import boto3; boto3.client('ec2').stop_instances(InstanceIds=['i-1'])\"", "external", false],
+    ["python3 -c \"import redis; redis.Redis().flushall()\"", "write", true],
+    ["python3 -c \"import pymongo; pymongo.MongoClient().drop_database('app')\"", "write", true],
+    ["echo \"import shutil; shutil.rmtree('/srv')\" | python3", "write", true],
+    ["python3 - <<< \"import shutil; shutil.rmtree('/srv')\"", "write", true],
+    ["sh <<< \"rm -rf /srv\"", "write", true],
+    ["uv run python -c \"import shutil; shutil.rmtree('/srv')\"", "write", true],
+    ["node -e \"require('fs').openSync('/etc/hosts', 'w')\"", "write", false],
+    ["ruby -e '%x(rm -rf /srv)'", "write", true],
+    ["perl -e 'system \"rm\", \"-rf\", \"/srv\"'", "write", true],
+    ["php -r 'array_map(\"unlink\", glob(\"/srv/*\"));'", "write", true],
+    [`python3 -c "import stripe; stripe.Refund.create(charge='ch_1')"`, "external", false],
+    [`python3 -c "import stripe; stripe.Customer.delete('cus_1')"`, "external", true],
+    [`python3 -c "import docker; docker.from_env().containers.get('db').remove(force=True)"`, "external", true],
+    // SQL functions that change things, called from a SELECT; COPY to a server file; the clients' shell escapes.
+    [`psql -c "SELECT purge_old_rows()"`, "write", true],
+    [`psql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"`, "write", true],
+    [`psql -c "SELECT lo_unlink(123)"`, "write", true],
+    [`psql -c "SELECT setval('orders_id_seq', 1)"`, "write", false],
+    [`psql -c "SELECT dblink_exec('host=x', 'DELETE FROM t')"`, "write", true],
+    [`psql -c "COPY orders TO '/tmp/o.csv'"`, "write", false],
+    ["psql -c '\\! rm -rf /srv'", "write", true],
+    [`sqlite3 app.db ".shell rm -rf /srv"`, "write", true],
+    [`sqlite3 app.db ".system rm -rf /srv"`, "write", true],
+    ["psql -c '\\o /etc/cron.d/x'", "write", false],
+  ] as const)("%s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    `python3 -c "import pandas as pd; print(pd.read_csv('a.csv').drop(columns=['x']).describe())"`,
+    `python3 -c "import urllib.request as u, json; data = json.load(u.urlopen('https://x.example.com/api')); print(len(data))"`,
+    `python3 -c "import urllib.request; print(urllib.request.urlopen('https://x.example.com/api', timeout=5).status)"`,
+    `python3 -c "import boto3; print(boto3.client('ec2').describe_instances())"`,
+    `python3 -c "import redis; print(redis.Redis().dbsize())"`,
+    `python3 -c "print(eval('2+3'))"`,
+    `python3 -c "exec('import os; print(os.listdir(1))')"`,
+    `python3 -c "import subprocess as sp; print(sp.check_output(['df', '-h']).decode())"`,
+    `python3 -c "import os as o; print(o.path.getsize('/var/log/app.log'))"`,
+    `python3 -c "import requests; s = requests.Session(); print(s.get('https://x.example.com/health').status_code)"`,
+    `python3 -c "import os; fd = os.open('/etc/hosts', os.O_RDONLY); print(os.read(fd, 10))"`,
+    `node -e "const { readFileSync: r } = require('fs'); console.log(r('a.json', 'utf8').length)"`,
+    `echo "import sys; print(sys.version)" | python3`,
+    `sh <<< "ls -la /srv"`,
+    `uv run python -c "import json; print(json.dumps({'ok': True}))"`,
+    `ruby -e 'puts %x(df -h)'`,
+    `perl -e 'system "df", "-h"'`,
+    `python3 -c "import stripe; print(stripe.Charge.list(limit=3))"`,
+    `python3 -c "import docker; print(docker.from_env().containers.list())"`,
+    `psql -c "SELECT count(*) FROM purge_log"`,
+    `psql -c "SELECT drop_reason, deleted_at FROM returns"`,
+    `psql -c "COPY (SELECT 1) TO STDOUT"`,
+    `psql -c "SELECT pg_size_pretty(pg_database_size('app'))"`,
+    "psql -c '\\dt'",
+    `sqlite3 app.db ".tables"`,
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
 });

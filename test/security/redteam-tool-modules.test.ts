@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../cli/run-helpers.js";
 import { importCatalogue } from "../mcp/helpers.js";
 import { events, planspec, put, scratch } from "./helpers.js";
+import { codeFiles } from "../../src/runtime/code.js";
 
 const MODULE = `export default {
   notify: { risk: "external", run: (args) => ({ sent: args.text }) },
@@ -137,6 +138,38 @@ describe("red team: nor the code a tool module imports", () => {
     planspec(ws, ["approve", "r", "notify", "--by", "ops"]);
     planspec(ws, ["resume", "r"], env);
     expect(existsSync(join(ws, "pwned.txt"))).toBe(false);
+  });
+});
+
+describe("red team: nor the code a tool module imports by a computed path (passed at a226178)", () => {
+  it.each([
+    ["import(\"./lib/\" + name)", 'const name = "send.mjs";\nconst { send } = await import("./lib/" + name);'],
+    ["import(`./lib/${name}.mjs`)", 'const name = "send";\nconst { send } = await import(`./lib/${name}.mjs`);'],
+    ["import(new URL(\"./lib/send.mjs\", import.meta.url))", 'const { send } = await import(new URL("./lib/send.mjs", import.meta.url));'],
+  ])("fs.write to lib/send.mjs, which tools.mjs loads with %s, is a violation", (_form, load) => {
+    const ws = scratch();
+    const helper = "export const send = (a) => ({ sent: a.text });\n";
+    put(ws, "tools.mjs", `${load}\nexport default { notify: { risk: "external", run: (a) => send(a) } };\n`);
+    mkdirSync(join(ws, "lib"));
+    put(ws, "lib/send.mjs", helper);
+    put(ws, "CHANGES.md", "- fix\n");
+    put(ws, "p.plan.yaml", plan("lib/send.mjs").replace("export default { notify: { risk: 'external', run: (a, ctx) =>", "export const send = (a, ctx) =>").replace("return { sent: a.text }; } } };", "return { sent: a.text }; };"));
+    const env = { AWS_SECRET_ACCESS_KEY: "AKIA-operator-key-1234567890" };
+    const run = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r"], env);
+    // Before: paused at notify with lib/send.mjs rewritten; approve + resume ran it.
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(readFileSync(join(ws, "lib/send.mjs"), "utf8")).toBe(helper);
+    planspec(ws, ["approve", "r", "notify", "--by", "ops"]);
+    planspec(ws, ["resume", "r"], env);
+    expect(existsSync(join(ws, "pwned.txt"))).toBe(false);
+  });
+
+  it("a helper loaded through createRequire is the run's code", () => {
+    const ws = scratch();
+    put(ws, "tools.mjs", 'import { createRequire } from "node:module";\nconst load = createRequire(import.meta.url);\nconst { send } = load("./lib/send.cjs");\nexport default {};\n');
+    mkdirSync(join(ws, "lib"));
+    put(ws, "lib/send.cjs", "exports.send = () => 1;\n");
+    expect(codeFiles([join(ws, "tools.mjs")], [])).toContain(join(ws, "lib/send.cjs"));
   });
 });
 
