@@ -120,33 +120,13 @@ steps:
     approval: { required: true, approvers: [ops], timeout: 1h }
 `;
 
-describe("red team: nor the code a tool module imports", () => {
-  it("fs.write to lib/send.mjs, which tools.mjs imports, is a violation; the helper and the operator's key are untouched", () => {
-    const ws = scratch();
-    const helper = "export const send = (a) => ({ sent: a.text });\n";
-    put(ws, "tools.mjs", `import { send } from "./lib/send.mjs";\nexport default { notify: { risk: "external", run: (a) => send(a) } };\n`);
-    mkdirSync(join(ws, "lib"));
-    put(ws, "lib/send.mjs", helper);
-    put(ws, "CHANGES.md", "- fix\n");
-    put(ws, "p.plan.yaml", plan("lib/send.mjs").replace("export default { notify: { risk: 'external', run: (a, ctx) =>", "export const send = (a, ctx) =>").replace("return { sent: a.text }; } } };", "return { sent: a.text }; };"));
-    const env = { AWS_SECRET_ACCESS_KEY: "AKIA-operator-key-1234567890" };
-    const run = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", "r"], env);
-    // Before: paused at notify with lib/send.mjs rewritten; approve + resume ran it.
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(readFileSync(join(ws, "lib/send.mjs"), "utf8")).toBe(helper);
-    expect(events(join(ws, "r")).find((e) => e.type === "violation")?.data.reason).toBe('path "lib/send.mjs" is code the run loads or starts (a tool module, an MCP server\'s program)');
-    planspec(ws, ["approve", "r", "notify", "--by", "ops"]);
-    planspec(ws, ["resume", "r"], env);
-    expect(existsSync(join(ws, "pwned.txt"))).toBe(false);
-  });
-});
-
-describe("red team: nor the code a tool module imports by a computed path (passed at a226178)", () => {
+describe("red team: nor the code a tool module imports (statically: passed at 963be19; by a computed path: at a226178)", () => {
   it.each([
+    ["a static import", 'import { send } from "./lib/send.mjs";'],
     ["import(\"./lib/\" + name)", 'const name = "send.mjs";\nconst { send } = await import("./lib/" + name);'],
     ["import(`./lib/${name}.mjs`)", 'const name = "send";\nconst { send } = await import(`./lib/${name}.mjs`);'],
     ["import(new URL(\"./lib/send.mjs\", import.meta.url))", 'const { send } = await import(new URL("./lib/send.mjs", import.meta.url));'],
-  ])("fs.write to lib/send.mjs, which tools.mjs loads with %s, is a violation", (_form, load) => {
+  ])("fs.write to lib/send.mjs, which tools.mjs loads with %s, is a violation; the helper and the operator's key are untouched", (_form, load) => {
     const ws = scratch();
     const helper = "export const send = (a) => ({ sent: a.text });\n";
     put(ws, "tools.mjs", `${load}\nexport default { notify: { risk: "external", run: (a) => send(a) } };\n`);
@@ -159,6 +139,7 @@ describe("red team: nor the code a tool module imports by a computed path (passe
     // Before: paused at notify with lib/send.mjs rewritten; approve + resume ran it.
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(readFileSync(join(ws, "lib/send.mjs"), "utf8")).toBe(helper);
+    expect(events(join(ws, "r")).find((e) => e.type === "violation")?.data.reason).toBe('path "lib/send.mjs" is code the run loads or starts (a tool module, an MCP server\'s program)');
     planspec(ws, ["approve", "r", "notify", "--by", "ops"]);
     planspec(ws, ["resume", "r"], env);
     expect(existsSync(join(ws, "pwned.txt"))).toBe(false);
