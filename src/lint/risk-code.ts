@@ -43,6 +43,8 @@ const W = (what: string): CodeEffect => ({ risk: "write", destructive: false, wh
 const D = (what: string): CodeEffect => ({ risk: "write", destructive: true, what });
 const X = (what: string): CodeEffect => ({ risk: "external", destructive: false, what });
 const XD = (what: string): CodeEffect => ({ risk: "external", destructive: true, what });
+/** A request with an HTTP method that changes something: DELETE destroys. */
+const sends = (method: string, what: string): CodeEffect => (method.toUpperCase() === "DELETE" ? XD(what) : X(what));
 
 /** Calls that remove, write or send, matched on the blanked code; the name quoted is the match. */
 const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; languages?: readonly Language[] }> = [
@@ -91,12 +93,13 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     if (languages && !languages.includes(language)) continue;
     for (const m of blanked.matchAll(re)) out.push(effect(m[0].replace(/\s*\($/, "").replace(/^\./, "")));
   }
+  const sdk = REMOTE_SDK.test(code);
   // `boto3.resource("s3").Bucket(b).objects.all().delete()`: the files are not on this machine.
-  if (REMOTE_SDK.test(code)) for (const e of out) if (e.risk === "write" && e.what === "delete()") e.risk = "external";
+  if (sdk) for (const e of out) if (e.risk === "write" && e.what === "delete()") e.risk = "external";
   // `boto3.client("ec2").stop_instances(...)`: an SDK call that changes what it names.
-  if (REMOTE_SDK.test(code)) for (const m of blanked.matchAll(/\.((?:stop|start|reboot|create|update|modify|copy|attach|detach|disable|enable|put|set|revoke|cancel|restore)_\w+)\s*\(/g)) out.push(X(m[1]!));
+  if (sdk) for (const m of blanked.matchAll(/\.((?:stop|start|reboot|create|update|modify|copy|attach|detach|disable|enable|put|set|revoke|cancel|restore)_\w+)\s*\(/g)) out.push(X(m[1]!));
   // `stripe.Refund.create(...)`, `stripe.Customer.delete("cus_1")`, `docker…containers.get(c).remove()`: the SDK's own verbs.
-  if (REMOTE_SDK.test(code) || /\bdocker\b/.test(code)) for (const m of blanked.matchAll(/\.(create|modify|update|cancel|capture|refund|send|delete|remove|kill|stop)\s*\(/g)) {
+  if (sdk || /\bdocker\b/.test(code)) for (const m of blanked.matchAll(/\.(create|modify|update|cancel|capture|refund|send|delete|remove|kill|stop)\s*\(/g)) {
     const destroys = /^(?:delete|remove|kill)$/.test(m[1]!);
     // `.delete()` with no argument is read above.
     if (m[1] === "delete" && /^\s*\)/.test(blanked.slice(m.index + m[0].length))) continue;
@@ -104,8 +107,8 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   // An HTTP method named as the first argument (`requests.request("POST", …)`, `conn.request("DELETE", …)`),
   // a session's `.post("https://…")`, and `urlopen` with data (a POST).
-  for (const m of code.matchAll(/\brequest\s*\(\s*["'](POST|PUT|PATCH|DELETE)["']/gi)) out.push(m[1]!.toUpperCase() === "DELETE" ? XD(`request ${m[1]!.toUpperCase()}`) : X(`request ${m[1]!.toUpperCase()}`));
-  for (const m of code.matchAll(/\.(post|put|patch|delete)\s*\(\s*f?["'`]https?:\/\//gi)) if (!/\b(?:requests|httpx|session|client|axios|got|ky)\.\w+\s*\($/i.test(code.slice(0, m.index + m[0].indexOf("(") + 1))) out.push(m[1]!.toLowerCase() === "delete" ? XD(m[1]!) : X(m[1]!));
+  for (const m of code.matchAll(/\brequest\s*\(\s*["'](POST|PUT|PATCH|DELETE)["']/gi)) out.push(sends(m[1]!, `request ${m[1]!.toUpperCase()}`));
+  for (const m of code.matchAll(/\.(post|put|patch|delete)\s*\(\s*f?["'`]https?:\/\//gi)) if (!/\b(?:requests|httpx|session|client|axios|got|ky)\.\w+\s*\($/i.test(code.slice(0, m.index + m[0].indexOf("(") + 1))) out.push(sends(m[1]!, m[1]!));
   for (const m of blanked.matchAll(/\b(?:urlopen|Request)\s*\(/g)) {
     const at = m.index + m[0].length;
     const parts = topLevelArgs(blanked.slice(at, closingParen(blanked, at - 1)));
@@ -117,7 +120,7 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     if (/,\s*(?:mode\s*=\s*)?["'][rb]*[wax+][bt+]*["']|["']\+?>>?/.test(args)) out.push(W(`${m[0].replace(/\s*\($/, "")}(…, "w")`));
   }
   // fetch(url, { method: "POST" }) and request options with a method.
-  for (const m of code.matchAll(/\bmethod\s*[:=]\s*["'`](POST|PUT|PATCH|DELETE)["'`]/gi)) out.push(m[1]!.toUpperCase() === "DELETE" ? XD(`method ${m[1]!.toUpperCase()}`) : X(`method ${m[1]!.toUpperCase()}`));
+  for (const m of code.matchAll(/\bmethod\s*[:=]\s*["'`](POST|PUT|PATCH|DELETE)["'`]/gi)) out.push(sends(m[1]!, `method ${m[1]!.toUpperCase()}`));
   // Commands the code runs: a string is a command line, a list of strings an argv.
   for (const m of blanked.matchAll(RUNS)) {
     const at = m.index + m[0].length;
@@ -181,14 +184,13 @@ export function codeEffects(raw: string, language: Language, command: (line: str
  */
 function plainNames(raw: string): string {
   const code = raw
-    // `"re" + "move"` is "remove".
+    // `"re" + "move"` is "remove" (twice: three parts joined).
     .replace(/(["'])([\w.]*)\1\s*\+\s*(["'])([\w.]*)\3/g, "$1$2$4$1")
     .replace(/(["'])([\w.]*)\1\s*\+\s*(["'])([\w.]*)\3/g, "$1$2$4$1")
     // `os.__dict__["remove"]`, `vars(os)["remove"]`: the module's own names.
     .replace(/\.__dict__\s*(?=\[)/g, "")
     .replace(/\bvars\s*\(\s*([A-Za-z_][\w.]*)\s*\)\s*(?=\[)/g, "$1");
   return aliased(code
-
     .replace(/\b__import__\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
     .replace(/\bimportlib\.import_module\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
     .replace(/\brequire\s*\(\s*(["'`])(?:node:)?([A-Za-z_][\w/]*)\1\s*\)/g, "$2")
