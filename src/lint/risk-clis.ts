@@ -45,6 +45,37 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   "ansible-playbook": lookup({ "": "x" }),
 });
 
+/**
+ * Package managers: an install changes the machine and runs the packages' install scripts
+ * (a write); removing packages destroys. Their look-ups (`pip list`, `npm ls`) read.
+ */
+const INSTALL = ["install", "i", "ci", "add", "update", "upgrade", "up", "reinstall", "dist-upgrade", "full-upgrade", "link", "rebuild", "get", "require", "create", "tap"];
+const UNINSTALL = ["uninstall", "remove", "rm", "un", "r", "purge", "autoremove", "erase", "del"];
+const packages = (install: readonly string[], uninstall: readonly string[]): Readonly<Record<string, Kind>> =>
+  lookup(Object.fromEntries([...install.map((w) => [w, "w"] as const), ...uninstall.map((w) => [w, "d"] as const)]));
+const PACKAGE_MANAGERS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
+  pip: packages(["install"], ["uninstall"]),
+  pip3: packages(["install"], ["uninstall"]),
+  pipx: packages(["install", "upgrade", "reinstall"], ["uninstall"]),
+  npm: packages(["install", "i", "ci", "add", "update", "upgrade", "up", "link", "rebuild"], ["uninstall", "remove", "rm", "un", "r"]),
+  pnpm: packages(["install", "i", "add", "update", "up"], ["remove", "rm", "uninstall", "un"]),
+  yarn: packages(["add", "install", "upgrade"], ["remove"]),
+  bun: packages(["install", "i", "add", "update"], ["remove", "rm"]),
+  apt: packages(INSTALL, UNINSTALL),
+  "apt-get": packages(INSTALL, UNINSTALL),
+  yum: packages(INSTALL, UNINSTALL),
+  dnf: packages(INSTALL, UNINSTALL),
+  zypper: packages(INSTALL, UNINSTALL),
+  apk: packages(["add", "upgrade"], ["del"]),
+  brew: packages(["install", "upgrade", "reinstall", "tap", "link"], ["uninstall", "remove", "rm"]),
+  gem: packages(["install", "update"], ["uninstall"]),
+  cargo: packages(["install"], ["uninstall"]),
+  go: packages(["install", "get"], []),
+  conda: packages(["install", "update", "create"], ["remove", "uninstall"]),
+  mamba: packages(["install", "update", "create"], ["remove", "uninstall"]),
+  composer: packages(["install", "require", "update"], ["remove"]),
+});
+
 /** Subcommands of a program that acts alone which only read: `vercel ls`. */
 const ALONE_READS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   vercel: new Set(["ls", "list", "inspect", "logs", "env", "domains", "whoami", "help", "dev", "pull", "login", "logout", "link", "build", "certs", "dns", "projects", "teams", "switch"]),
@@ -70,11 +101,26 @@ const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|fin
 const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "ship"]);
 // Infrastructure torn down (external), or data destroyed where the target does not say (a write).
 const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
-const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop"]);
+const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm"]);
+// A script whose name says it changes data or the machine: `./migrate.sh`, `seed_db.py`.
+const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate"]);
+
+/** What a SQL file does, by its path's words: undefined for one named for a look-up (`report.sql`), a write when the name says nothing. */
+export function sqlFileKind(file: string): { risk: Risk; destructive: boolean } | undefined {
+  const words = file.toLowerCase().replace(/\.sql$/, "").split(/[^a-z0-9]+/).filter(Boolean);
+  if (words.some((w) => TARGET_DESTRUCTIVE.has(w) || TARGET_TEARDOWN.has(w))) return EFFECT.d;
+  if (words.some((w) => TARGET_WRITE.has(w) || SQL_FILE_WRITE.has(w))) return EFFECT.w;
+  if (words.some((w) => SQL_FILE_READ.has(w))) return undefined;
+  return EFFECT.w;
+}
+const SQL_FILE_READ = new Set(["report", "reports", "stats", "statistics", "select", "query", "queries", "count", "counts", "list", "show", "metrics", "summary", "analytics", "lookup", "view", "views", "check", "checks", "audit", "health", "inspect", "explain", "kpi", "kpis", "dashboard"]);
+const SQL_FILE_WRITE = new Set(["update", "insert", "upsert", "alter", "schema", "ddl", "create", "fix", "patch", "load", "grant", "revoke", "set", "init", "setup"]);
 
 /** The effect of `program args` when the table knows it; `sub` are the first words after the options. */
-export function cliEffect(program: string, args: readonly string[], sub: readonly string[]): CliEffect | undefined {
+export function cliEffect(program: string, args: readonly string[], sub: readonly string[], byPath = false): CliEffect | undefined {
   const s0 = sub[0] ?? "";
+  const pkg = PACKAGE_MANAGERS[program]?.[s0.toLowerCase()];
+  if (pkg) return { ...EFFECT[pkg], what: `${program} ${s0}` };
   const table = SUBCOMMANDS[program];
   if (table) {
     const named = s0 ? table[s0.toLowerCase()] : undefined;
@@ -106,7 +152,7 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
     if (w) return { ...EFFECT.w, what: `${program} ${w[0].slice(1).replace(/\s*\($/, "")}` };
     return undefined;
   }
-  return taskTarget(program, sub);
+  return taskTarget(program, sub, byPath);
 }
 
 /** The Redis command word of a `redis-cli` line: the first word after its options. */
@@ -123,7 +169,7 @@ function redisCommand(args: readonly string[]): string | undefined {
 }
 
 /** `make deploy`, `npm run deploy:prod`, `yarn publish-site`, `just teardown`, `./scripts/deploy.sh`. */
-function taskTarget(program: string, sub: readonly string[]): CliEffect | undefined {
+function taskTarget(program: string, sub: readonly string[], path: boolean): CliEffect | undefined {
   let target: string | undefined;
   let shown: string;
   if (program === "make" || program === "just" || program === "task") {
@@ -133,7 +179,7 @@ function taskTarget(program: string, sub: readonly string[]): CliEffect | undefi
     // `npm run x`, `pnpm run x`, `yarn x` (npm publish is risk-shell's).
     target = sub[0] === "run" || sub[0] === "run-script" ? sub[1] : program === "npm" ? undefined : sub[0];
     shown = `${program}${sub[0] === "run" || sub[0] === "run-script" ? ` ${sub[0]}` : ""} ${target}`;
-  } else if (/\.(?:sh|bash|zsh|ps1|py|rb)$/.test(program)) {
+  } else if (/\.(?:sh|bash|zsh|ps1|py|rb|js|mjs|cjs|ts|pl|php)$/.test(program) || path) {
     target = program.replace(/\.[a-z0-9]+$/, "");
     shown = program;
   } else {
@@ -144,5 +190,6 @@ function taskTarget(program: string, sub: readonly string[]): CliEffect | undefi
   if (words.some((w) => TARGET_TEARDOWN.has(w))) return { ...EFFECT.xd, what: shown };
   if (words.some((w) => TARGET_EXTERNAL.has(w))) return { ...EFFECT.x, what: shown };
   if (words.some((w) => TARGET_DESTRUCTIVE.has(w))) return { ...EFFECT.d, what: shown };
+  if (words.some((w) => TARGET_WRITE.has(w))) return { ...EFFECT.w, what: shown };
   return undefined;
 }

@@ -89,6 +89,11 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   const code = plainNames(raw);
   const blanked = blankCode(code, language);
   const out: CodeEffect[] = [];
+  const methodIn = (name: string, unknownSends: boolean): void => {
+    if (/^(?:None|null|undefined|true|false|True|False|self|this)$/.test(name)) return;
+    const value = assignedString(code, name)?.toUpperCase();
+    if (value === undefined ? unknownSends : /^(?:POST|PUT|PATCH|DELETE)$/.test(value)) out.push(sends(value ?? "", `method ${value ?? name}`));
+  };
   for (const { re, effect, languages } of CALLS) {
     if (languages && !languages.includes(language)) continue;
     for (const m of blanked.matchAll(re)) out.push(effect(m[0].replace(/\s*\($/, "").replace(/^\./, "")));
@@ -121,6 +126,10 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   // fetch(url, { method: "POST" }) and request options with a method.
   for (const m of code.matchAll(/\bmethod\s*[:=]\s*["'`](POST|PUT|PATCH|DELETE)["'`]/gi)) out.push(sends(m[1]!, `method ${m[1]!.toUpperCase()}`));
+  // The method in a variable: `const m = "DELETE"; fetch(u, { method: m })`, `requests.request(verb, u)`.
+  // A value the code assigns says what it is; one it does not (`method: process.argv[2]`) may change anything.
+  for (const m of blanked.matchAll(/\bmethod\s*[:=](?!=)\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:\[[^\]]*\])?)/g)) methodIn(m[1]!, true);
+  for (const m of blanked.matchAll(/\.request\s*\(\s*([A-Za-z_$][\w$]*)\s*,/g)) methodIn(m[1]!, /^(?:m|method|verb|http_?method)$/i.test(m[1]!));
   // Commands the code runs: a string is a command line, a list of strings an argv.
   for (const m of blanked.matchAll(RUNS)) {
     const at = m.index + m[0].length;
@@ -281,4 +290,11 @@ function blankCode(code: string, language: Language): string {
     } else out += c;
   }
   return out;
+}
+
+/** The string a program assigns to `name` (`m = "DELETE"`, `const verb = 'POST'`), if it assigns one. */
+function assignedString(code: string, name: string): string | undefined {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
+  const at = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?!=)\\s*["'\`]([A-Za-z]*)["'\`]`).exec(code);
+  return at?.[1];
 }

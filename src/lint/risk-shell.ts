@@ -5,7 +5,7 @@
  * (`--dry-run`, `git push -n`, `terraform plan`) and look-ups (`kubectl get`) are reads.
  */
 import type { Risk } from "../ir.js";
-import { cliEffect } from "./risk-clis.js";
+import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
 import { lookup } from "../util/lookup.js";
@@ -68,7 +68,7 @@ export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
 /** Text that arrives from elsewhere or encoded: a download, a decoder. */
 const FETCHED_OR_DECODED = /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b|\bbase64\s+(?:-\w*d\w*|--decode)\b|\bxxd\s+-\w*r|\bopenssl\s+(?:enc|base64)\b[^|;]*\s-d\b|\b(?:gunzip|zcat|uudecode)\b|\bgzip\s+-\w*d|\bprintf\s+["']?(?:\\x|%b)|\brev\b/;
 /** A shell or interpreter reading its program from a pipe (`| sh`, `| sudo bash -s`, `| python3 -`), not from a script file. */
-const PIPED_TO_SHELL = /\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*\/)?(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
+const PIPED_TO_SHELL = /\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
 /** The interpreter after a pipe has a program of its own, not stdin: inline code (`sh -c`, `python3 -m`, `node -e`) or a script file. */
 function ownProgram(interpreter: string, rest: string): boolean {
   const flag = /^(?:sh|bash|zsh|dash|ksh|fish)$/.test(interpreter) ? /(?:^|\s)-\w*c\b/ : /^python/.test(interpreter) ? /(?:^|\s)-\w*[cm]\b/ : /(?:^|\s)(?:-\w*[eEpr]\b|--eval\b|--print\b|-Command\b)/;
@@ -95,10 +95,10 @@ function hiddenCode(text: string): CommandEffect | undefined {
 }
 
 /** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
-const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:sh|bash|zsh|dash|ksh)\b/g;
+const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
-const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:\S*\/)?(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n]\s*)((?:\S*\/)?(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
+const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n]\s*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
 
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
@@ -115,9 +115,25 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     const flag = SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e";
     commandEffect([name, flag, code], out, depth + 1);
   }
+  // `cat purge.sql | psql`, `echo "DROP TABLE t" | mysql`, `pg_dump a | psql b`: a client given its SQL on stdin.
+  if (SQL_CLIENT_PIPED.test(text)) for (const m of text.matchAll(PIPED_SQL)) {
+    const [, catted, , echoed, client, rest] = m;
+    const name = basename(client!);
+    if (/(?:^|\s)(?:-[ceQqf]\S*|--(?:command|execute|query|file)\b)/.test(rest!) || (/^(?:sqlite3?|duckdb)$/.test(name) && rest!.trim().split(/\s+/).filter((w) => w && !w.startsWith("-")).length > 1)) continue;
+    if (catted !== undefined) {
+      const kind = sqlFileKind(catted);
+      if (kind) out.push({ ...kind, what: `\`cat ${catted} | ${name}\`` });
+    } else if (echoed !== undefined) for (const e of sqlEffects(echoed, "strong")) out.push({ ...e, what: `\`| ${name} ${e.what.replace(/`/g, "")}\`` });
+    else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
+  }
   for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth);
   return out;
 }
+
+/** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
+const PIPED_SQL = /(?:^|[|;&\n(])\s*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
+
+const SQL_CLIENT_PIPED = /\|\s*(?:sudo\s+)?[\w./-]*(?:psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse-client)/;
 
 /** `$(which rm)`, `` `command -v rm` ``, `$(type -p rm)`: the program found on PATH, run in its place. */
 const LOOKED_UP = /\$\(\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*\)|`\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*`/g;
@@ -157,6 +173,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
       while (words[i]?.startsWith("-")) i++;
+    }
+    // `python3 -m pip install x`: the module is the program.
+    else if (/^python[0-9.]*$/.test(basename(w)) && words[i + 1] === "-m" && words[i + 2] !== undefined) {
+      words = [...words.slice(0, i), words[i + 2]!.replace(/\.__main__$/, ""), ...words.slice(i + 3)];
     }
     // `python manage.py flush`, `node scripts/deploy.js`: the script is the program.
     else if (/^(?:python[0-9.]*|node|ruby|perl|php)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|rb|pl|php)$/.test(words[i + 1]!)) i++;
@@ -337,6 +357,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   if (SQL_CLIENTS.has(program)) {
     const sql: string[] = [];
+    const pushSqlFile = (what: string, file: string): void => {
+        const kind = sqlFileKind(file);
+      if (kind !== undefined) push(kind, what);
+    };
     args.forEach((a, k) => {
       if (SQL_FLAGS.has(a) && args[k + 1] !== undefined) sql.push(args[k + 1]!);
       else if (/^--(?:command|execute|query)=/.test(a)) sql.push(a.slice(a.indexOf("=") + 1));
@@ -346,7 +370,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       const positional = args.filter((a) => !a.startsWith("-"));
       if (positional[1] !== undefined) sql.push(positional[1]);
     }
+    // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
+    args.forEach((a, k) => {
+      const psqlFile = program !== "mysql" && program !== "mariadb";
+      const file = (a === "-f" || a === "--file") && psqlFile ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
+      if (file !== undefined && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a === "<" || a.startsWith("<") ? "<" : "-f"} ${file}`, file);
+    });
     for (const text of sql) {
+      // Client commands that run a file: psql `\i f`, mysql `SOURCE f` / `\. f`, sqlite `.read f`.
+      for (const m of text.matchAll(/(?:^|[\n;])\s*(\\i[r]?|\\include(?:_relative)?|\\\.|SOURCE|\.read)\s+(\S+?);?(?=\s|$)/gim)) pushSqlFile(`${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`, m[2]!);
       // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd` run a shell command; `\\o file`, `.output file` write one.
       if (depth < 3) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
       for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
@@ -356,7 +388,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
-  const cli = cliEffect(program, args, subcommands(program, args, 3));
+  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/"));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);

@@ -15,6 +15,8 @@ export interface SqlEffect {
   what: string;
   /** Runs statements the text holds in strings or a block (internal to sqlEffects). */
   dynamic?: boolean;
+  /** A procedure named for a look-up: no effect unless the text holds a destructive statement (internal). */
+  lookUp?: boolean;
 }
 
 /**
@@ -61,6 +63,16 @@ const WRITING_FUNCTION_CHEAP = new RegExp(WRITING_FUNCTION.source, "i");
 /** A procedure named for removing things: `CALL purge_old_claims()`, `EXEC sp_delete_rows`. */
 const REMOVING_NAME = /(?:^|[._])(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|clean(?:up)?|reset)(?:[._]|$)|^(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|cleanup|reset)/i;
 
+/** A procedure's words (`dbo.sp_get_orders` -> sp, get, orders): the first (after `sp`/`usp`) a look-up, none a change. */
+const LOOK_UP_FIRST = new Set(["get", "list", "fetch", "read", "count", "find", "search", "show", "lookup", "describe", "report", "select", "help", "helpdb", "helptext", "helpindex", "who", "spaceused", "columns", "tables", "stats", "check", "validate", "calc", "calculate", "compute", "explain", "view"]);
+const CHANGE_WORD = /^(?:create|insert|update|upsert|set|add|save|write|put|merge|refresh|rebuild|load|import|sync|send|apply|grant|revoke|assign|close|cancel|approve|process|run|exec|execute|archive|move|copy|reset|purge|delete|drop|truncate|wipe|remove|erase|destroy|clean|cleanup|kill|pay|refund|charge|transfer|lock|unlock|enable|disable|rename|replace|restore|migrate|seed|fix|patch|backfill|generate|recalc|recalculate|recompute|schedule|queue|enqueue|notify|email|publish|rotate|expire|flush|commit|rollback|do|make|change|modify|edit|alter|register|reserve)$/;
+
+function readingProcedure(name: string): boolean {
+  const words = name.replace(/\(.*$/, "").split(/[.]/).pop()!.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (words[0] === "sp" || words[0] === "usp" || words[0] === "fn") words.shift();
+  return words.length > 0 && LOOK_UP_FIRST.has(words[0]!) && !words.some((w) => CHANGE_WORD.test(w));
+}
+
 // Words that show a text is SQL and not prose that happens to start with "Update".
 const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
@@ -88,8 +100,12 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
   // Dynamic SQL and code blocks run statements the blanking hid in strings: a destructive
   // one written anywhere in such a text makes their effect destructive.
   if (context === "strong" && out.some((e) => e.dynamic) && DESTRUCTIVE_ANYWHERE.test(text)) for (const e of out) if (e.dynamic) e.destructive = true;
-  for (const e of out) delete e.dynamic;
-  return out;
+  const kept = out.filter((e) => !e.lookUp || e.destructive);
+  for (const e of kept) {
+    delete e.dynamic;
+    delete e.lookUp;
+  }
+  return kept;
 }
 
 /** Modifiers of `EXPLAIN ANALYZE`, which runs the statement it explains. */
@@ -146,7 +162,9 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     const name = words[k + 1] ?? "";
     const procedure = verb === "CALL" || verb === "EXEC" || verb === "EXECUTE";
     const shown = verb === "VACUUM" ? "VACUUM FULL" : verb === "REFRESH" ? "REFRESH MATERIALIZED VIEW" : procedure ? `${verb} ${name}` : verb;
-    out.push({ risk: "write", destructive: procedure && REMOVING_NAME.test(name), what: `\`${shown}\``, ...(procedure ? { dynamic: true } : {}) });
+    // `CALL get_order_stats()`, `EXEC sp_helpdb`: a procedure named for a look-up, and for nothing
+    // else, reads, unless the text hands it a destructive statement (`CALL get_x('DROP TABLE t')`).
+    out.push({ risk: "write", destructive: procedure && REMOVING_NAME.test(name), what: `\`${shown}\``, ...(procedure ? { dynamic: true } : {}), ...(procedure && readingProcedure(name) ? { lookUp: true } : {}) });
     return out;
   }
   const next = words[k + 1];

@@ -422,6 +422,8 @@ describe("large input stays linear", () => {
     expect(sqlEffects(s, "strong")[0]?.what).toBe("`DELETE FROM`");
     expect(sqlEffects(`SELECT $body$ DROP TABLE x $body$`, "strong")).toEqual([]);
     expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
+    // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
+    expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
 });
 
@@ -513,5 +515,99 @@ describe("interpreter code under other names, on stdin and through more calls (p
     `sqlite3 app.db ".tables"`,
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("SQL files, scripts by path, package installs and methods in variables (passed the gate at bf5aa12)", () => {
+  it.each([
+    // SQL the plan does not show, handed to a client from a file: read by the file's name; a name that says nothing is a write.
+    ["psql -f purge_customers.sql", "write", true, "`psql -f purge_customers.sql`"],
+    ["psql -d prod -f migrations/002_add_index.sql", "write", false, "`psql -f migrations/002_add_index.sql`"],
+    ["psql --file=q1.sql", "write", false, "`psql -f q1.sql`"],
+    ["mysql prod < drop_all.sql", "write", true, "`mysql < drop_all.sql`"],
+    ["mysql -e 'SOURCE purge.sql' prod", "write", true, "`mysql SOURCE purge.sql`"],
+    ["psql -c '\\i wipe_tables.sql'", "write", true, "`psql \\i wipe_tables.sql`"],
+    ["sqlite3 app.db < wipe.sql", "write", true, "`sqlite3 < wipe.sql`"],
+    ["psql -fpurge.sql", "write", true, "`psql -f purge.sql`"],
+    ["cat purge.sql | psql prod", "write", true, "`cat purge.sql | psql`"],
+    [`echo "DROP TABLE orders" | mysql prod`, "write", true, "`| mysql DROP TABLE`"],
+    ["pg_dump -d staging | psql -d prod", "write", false, "`| psql`"],
+    [`sqlite3 app.db ".read seed.sql"`, "write", false, "`sqlite3 .read seed.sql`"],
+    // Scripts run by path or through an interpreter, read by their names like `bash purge_users.sh`.
+    ["python3 delete_old_backups.py", "write", true, "`delete_old_backups.py`"],
+    ["./cleanup.sh", "write", true, "`cleanup.sh`"],
+    ["/opt/tools/wipe_disk --all", "write", true, "`wipe_disk`"],
+    ["node scripts/remove-stale-users.js", "write", true, "`remove-stale-users.js`"],
+    ["./scripts/migrate.sh", "write", false, "`migrate.sh`"],
+    // Package installs change the machine and run the packages' install scripts.
+    ["pip install requests", "write", false, "`pip install`"],
+    ["python3 -m pip install requests", "write", false, "`pip install`"],
+    ["pip3 install -r requirements.txt", "write", false, "`pip3 install`"],
+    ["pip uninstall -y requests", "write", true, "`pip uninstall`"],
+    ["npm install lodash", "write", false, "`npm install`"],
+    ["npm ci", "write", false, "`npm ci`"],
+    ["yarn add react", "write", false, "`yarn add`"],
+    ["apt-get install -y curl", "write", false, "`apt-get install`"],
+    ["sudo apt-get purge -y nginx", "write", true, "`apt-get purge`"],
+    ["brew install jq", "write", false, "`brew install`"],
+    ["cargo install ripgrep", "write", false, "`cargo install`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    // The method is in a variable: its value where the code assigns one, else a request that may change something.
+    [`node -e "const m = 'DELETE'; fetch('https://api.example.com/users/7', { method: m })"`, "external", true],
+    [`node -e "fetch('https://api.example.com/users/7', { method: process.argv[1] })"`, "external", false],
+    [`python3 -c "import requests; verb = 'DELETE'; requests.request(verb, 'https://api.example.com/users/7')"`, "external", true],
+  ] as const)("%s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    "psql -f report.sql",
+    "psql -f queries/monthly_stats.sql",
+    "mysql prod < select_active_users.sql",
+    "cat queries/report.sql | psql prod",
+    `echo "SELECT count(*) FROM orders" | psql prod`,
+    "psql -c 'SELECT 1' | grep 1",
+    "python3 analyze.py data.csv",
+    "./report.sh",
+    "pip list",
+    "pip show requests",
+    "pip freeze",
+    "pip install --dry-run requests",
+    "npm ls",
+    "npm view lodash version",
+    "apt-cache search curl",
+    "brew info jq",
+    "python3 -m json.tool data.json",
+    `node -e "const m = 'GET'; fetch('https://api.example.com/users', { method: m }).then(r => r.json()).then(console.log)"`,
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it.each([
+    ["CALL get_order_stats()", "read"],
+    ["EXEC sp_helpdb", "read"],
+    ["CALL list_open_orders(7)", "read"],
+    ["CALL get_or_create_user(7)", "write"],
+    ["CALL refresh_stats()", "write"],
+  ])("a procedure read by its name: %s", (sql, risk) => {
+    expect(runSql(sql).risk).toBe(risk);
+  });
+
+  it("a read-named procedure that removes, or is handed a destructive statement, is still destructive", () => {
+    for (const sql of ["CALL get_and_purge_cache()", "CALL get_report('DROP TABLE users')"]) {
+      const r = runSql(sql);
+      expect([r.risk, r.destructive]).toEqual(["write", true]);
+    }
+  });
+
+  it("a parameter's default is no method", () => {
+    expect(runCommand(`python3 -c "def fetch(url, method=None): pass; fetch('https://x.example.com')"`).risk).toBe("read");
   });
 });
