@@ -102,13 +102,15 @@ const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "shi
 // Infrastructure torn down (external), or data destroyed where the target does not say (a write).
 const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
 const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm"]);
+// What `remove_background.py` removes is part of an image or a recording: a transformation, not a removal.
+const MEDIA_OBJECT = new Set(["background", "bg", "watermark", "watermarks", "noise", "silence", "vocals", "echo", "blur", "redeye", "object", "objects", "text", "shadows"]);
 // A script whose name says it changes data or the machine: `./migrate.sh`, `seed_db.py`.
 const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate"]);
 
 /** What a SQL file does, by its path's words: undefined for one named for a look-up (`report.sql`), a write when the name says nothing. */
 export function sqlFileKind(file: string): { risk: Risk; destructive: boolean } | undefined {
   const words = file.toLowerCase().replace(/\.sql$/, "").split(/[^a-z0-9]+/).filter(Boolean);
-  if (words.some((w) => TARGET_DESTRUCTIVE.has(w) || TARGET_TEARDOWN.has(w))) return EFFECT.d;
+  if (words.some((w, k) => (TARGET_DESTRUCTIVE.has(w) && !MEDIA_OBJECT.has(words[k + 1] ?? "")) || TARGET_TEARDOWN.has(w))) return EFFECT.d;
   if (words.some((w) => TARGET_WRITE.has(w) || SQL_FILE_WRITE.has(w))) return EFFECT.w;
   if (words.some((w) => SQL_FILE_READ.has(w))) return undefined;
   return EFFECT.w;
@@ -189,7 +191,7 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
   const words = target.toLowerCase().split(/[^a-z0-9]+/);
   if (words.some((w) => TARGET_TEARDOWN.has(w))) return { ...EFFECT.xd, what: shown };
   if (words.some((w) => TARGET_EXTERNAL.has(w))) return { ...EFFECT.x, what: shown };
-  if (words.some((w) => TARGET_DESTRUCTIVE.has(w))) return { ...EFFECT.d, what: shown };
+  if (words.some((w, k) => TARGET_DESTRUCTIVE.has(w) && !MEDIA_OBJECT.has(words[k + 1] ?? ""))) return { ...EFFECT.d, what: shown };
   if (words.some((w) => TARGET_WRITE.has(w))) return { ...EFFECT.w, what: shown };
   return undefined;
 }

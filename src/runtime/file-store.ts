@@ -472,10 +472,11 @@ export class FileStore implements Store {
     // The snapshot's key order: the head, inputs before nodes (as the state object has
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
-    const body = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
-    const text = `${body},"checksum":"${sha256Hex(`${body}}`)}"}\n`;
-    await this.replaceState(text);
-    this.snapshotBytes = Buffer.byteLength(text);
+    // Encoded once: the checksum is of these bytes and a closing brace, and they are what is written.
+    const body = Buffer.from(`${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`, "utf8");
+    const bytes = Buffer.concat([body, Buffer.from(`,"checksum":"${createHash("sha256").update(body).update("}").digest("hex")}"}\n`)]);
+    await this.replaceState(bytes);
+    this.snapshotBytes = bytes.length;
     this.inputsJson = inputsJson;
     // The journal is emptied: its next record carries the full head.
     this.lastHead = undefined;
@@ -492,7 +493,7 @@ export class FileStore implements Store {
   }
 
   /** Replaces state.json atomically and durably; at creation, with the plan and config staged before it. */
-  private async replaceState(text: string): Promise<void> {
+  private async replaceState(text: string | Uint8Array): Promise<void> {
     if (this.dirFd === undefined) this.dirFd = openSync(this.dir, "r");
     const staged = this.creating;
     if (staged === undefined) return writeFileAtomic(this.path("state.json"), text, true, this.dirFd);

@@ -575,6 +575,7 @@ describe("SQL files, scripts by path, package installs and methods in variables 
     `echo "SELECT count(*) FROM orders" | psql prod`,
     "psql -c 'SELECT 1' | grep 1",
     "python3 analyze.py data.csv",
+    "python3 remove_background.py photo.png --out cut.png",
     "./report.sh",
     "pip list",
     "pip show requests",
