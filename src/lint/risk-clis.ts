@@ -74,6 +74,11 @@ const PACKAGE_MANAGERS: Readonly<Record<string, Readonly<Record<string, Kind>>>>
   conda: packages(["install", "update", "create"], ["remove", "uninstall"]),
   mamba: packages(["install", "update", "create"], ["remove", "uninstall"]),
   composer: packages(["install", "require", "update"], ["remove"]),
+  uv: packages(["add", "sync"], ["remove"]),
+  poetry: packages(["add", "install", "update"], ["remove"]),
+  pipenv: packages(["install", "update", "sync"], ["uninstall"]),
+  pdm: packages(["add", "install", "update", "sync"], ["remove"]),
+  rye: packages(["add", "sync"], ["remove"]),
 });
 
 /** Subcommands of a program that acts alone which only read: `vercel ls`. */
@@ -181,7 +186,7 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
     // `npm run x`, `pnpm run x`, `yarn x` (npm publish is risk-shell's).
     target = sub[0] === "run" || sub[0] === "run-script" ? sub[1] : program === "npm" ? undefined : sub[0];
     shown = `${program}${sub[0] === "run" || sub[0] === "run-script" ? ` ${sub[0]}` : ""} ${target}`;
-  } else if (/\.(?:sh|bash|zsh|ps1|py|rb|js|mjs|cjs|ts|pl|php)$/.test(program) || path) {
+  } else if (/\.(?:sh|bash|zsh|ps1|py|rb|js|mjs|cjs|ts|pl|php|R|r)$/.test(program) || path) {
     target = program.replace(/\.[a-z0-9]+$/, "");
     shown = program;
   } else {

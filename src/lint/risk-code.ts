@@ -128,7 +128,13 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   for (const m of code.matchAll(/\bmethod\s*[:=]\s*["'`](POST|PUT|PATCH|DELETE)["'`]/gi)) out.push(sends(m[1]!, `method ${m[1]!.toUpperCase()}`));
   // The method in a variable: `const m = "DELETE"; fetch(u, { method: m })`, `requests.request(verb, u)`.
   // A value the code assigns says what it is; one it does not (`method: process.argv[2]`) may change anything.
-  for (const m of blanked.matchAll(/\bmethod\s*[:=](?!=)\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:\[[^\]]*\])?)/g)) methodIn(m[1]!, true);
+  for (const m of blanked.matchAll(/\bmethod\s*[:=](?!=)\s*([^,;})\n]+)/g)) {
+    const value = m[1]!.trim();
+    // A string literal is read above; a name is looked up; anything else (`'del'.toUpperCase() + 'ETE'`) is not shown.
+    if (/^(["'`])\s*\1$/.test(value)) continue;
+    if (/^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:\[[^\]]*\])?$/.test(value)) methodIn(value, true);
+    else out.push(X("method expression"));
+  }
   for (const m of blanked.matchAll(/\.request\s*\(\s*([A-Za-z_$][\w$]*)\s*,/g)) methodIn(m[1]!, /^(?:m|method|verb|http_?method)$/i.test(m[1]!));
   // Commands the code runs: a string is a command line, a list of strings an argv.
   for (const m of blanked.matchAll(RUNS)) {

@@ -179,7 +179,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
       words = [...words.slice(0, i), words[i + 2]!.replace(/\.__main__$/, ""), ...words.slice(i + 3)];
     }
     // `python manage.py flush`, `node scripts/deploy.js`: the script is the program.
-    else if (/^(?:python[0-9.]*|node|ruby|perl|php)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|rb|pl|php)$/.test(words[i + 1]!)) i++;
+    else if (/^(?:python[0-9.]*|node|ruby|perl|php|Rscript|deno|bun|tsx|ts-node)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|cjs|ts|rb|pl|php|R|r)$/.test(words[i + 1]!)) i++;
+    // `uv pip install x`: pip's own command line.
+    else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
     else break;
   }
   const program = basename(words[i]!);
@@ -373,8 +375,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
     args.forEach((a, k) => {
       const psqlFile = program !== "mysql" && program !== "mariadb";
-      const file = (a === "-f" || a === "--file") && psqlFile ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
-      if (file !== undefined && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a === "<" || a.startsWith("<") ? "<" : "-f"} ${file}`, file);
+      const file = ((a === "-f" || a === "--file") && psqlFile) || (a === "-i" && program === "sqlcmd") || a === "--queries-file" ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
+      if (file !== undefined && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
     });
     for (const text of sql) {
       // Client commands that run a file: psql `\i f`, mysql `SOURCE f` / `\. f`, sqlite `.read f`.

@@ -551,6 +551,12 @@ describe("SQL files, scripts by path, package installs and methods in variables 
     ["sudo apt-get purge -y nginx", "write", true, "`apt-get purge`"],
     ["brew install jq", "write", false, "`brew install`"],
     ["cargo install ripgrep", "write", false, "`cargo install`"],
+    ["uv pip install requests", "write", false, "`pip install`"],
+    ["poetry add requests", "write", false, "`poetry add`"],
+    ["pipenv install flask", "write", false, "`pipenv install`"],
+    ["sqlcmd -S db -i purge.sql", "write", true, "`sqlcmd -i purge.sql`"],
+    ["clickhouse-client --queries-file drop_partitions.sql", "write", true, "`clickhouse-client --queries-file drop_partitions.sql`"],
+    ["Rscript delete_rows.R", "write", true, "`delete_rows.R`"],
   ] as const)("%s", (command, risk, destructive, what) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
@@ -561,6 +567,7 @@ describe("SQL files, scripts by path, package installs and methods in variables 
     // The method is in a variable: its value where the code assigns one, else a request that may change something.
     [`node -e "const m = 'DELETE'; fetch('https://api.example.com/users/7', { method: m })"`, "external", true],
     [`node -e "fetch('https://api.example.com/users/7', { method: process.argv[1] })"`, "external", false],
+    [`node -e "fetch('https://api.example.com/users/7', { method: 'del'.toUpperCase() + 'ETE' })"`, "external", false],
     [`python3 -c "import requests; verb = 'DELETE'; requests.request(verb, 'https://api.example.com/users/7')"`, "external", true],
   ] as const)("%s", (command, risk, destructive) => {
     const r = runCommand(command);
