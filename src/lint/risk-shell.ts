@@ -119,7 +119,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   if (SQL_CLIENT_PIPED.test(text)) for (const m of text.matchAll(PIPED_SQL)) {
     const [, catted, , echoed, client, rest] = m;
     const name = basename(client!);
-    if (/(?:^|\s)(?:-[ceQqf]\S*|--(?:command|execute|query|file)\b)/.test(rest!) || (/^(?:sqlite3?|duckdb)$/.test(name) && rest!.trim().split(/\s+/).filter((w) => w && !w.startsWith("-")).length > 1)) continue;
+    if (OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest!) || (/^(?:sqlite3?|duckdb)$/.test(name) && rest!.trim().split(/\s+/).filter((w) => w && !w.startsWith("-")).length > 1)) continue;
     if (catted !== undefined) {
       const kind = sqlFileKind(catted);
       if (kind) out.push({ ...kind, what: `\`cat ${catted} | ${name}\`` });
@@ -132,6 +132,14 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
 const PIPED_SQL = /(?:^|[|;&\n(])\s*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
+
+/** The options with which a client takes SQL of its own, not stdin (psql's `-e` and `-q` only echo or quieten). */
+const OWN_SQL: Readonly<Record<string, RegExp>> = lookup({
+  psql: /(?:^|\s)(?:-[cf]\S*|--(?:command|file)\b)/,
+  mysql: /(?:^|\s)(?:-e\S*|--execute\b)/,
+  mariadb: /(?:^|\s)(?:-e\S*|--execute\b)/,
+  "": /(?:^|\s)(?:-[ceqQfi]\S*|--(?:command|execute|query|queries-file|file)\b)/,
+});
 
 const SQL_CLIENT_PIPED = /\|\s*(?:sudo\s+)?[\w./-]*(?:psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse-client)/;
 
@@ -360,7 +368,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   if (SQL_CLIENTS.has(program)) {
     const sql: string[] = [];
     const pushSqlFile = (what: string, file: string): void => {
-        const kind = sqlFileKind(file);
+      const kind = sqlFileKind(file);
       if (kind !== undefined) push(kind, what);
     };
     args.forEach((a, k) => {

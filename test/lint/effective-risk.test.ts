@@ -530,6 +530,7 @@ describe("SQL files, scripts by path, package installs and methods in variables 
     ["sqlite3 app.db < wipe.sql", "write", true, "`sqlite3 < wipe.sql`"],
     ["psql -fpurge.sql", "write", true, "`psql -f purge.sql`"],
     ["cat purge.sql | psql prod", "write", true, "`cat purge.sql | psql`"],
+    ["cat purge.sql | psql -q -e prod", "write", true, "`cat purge.sql | psql`"],
     [`echo "DROP TABLE orders" | mysql prod`, "write", true, "`| mysql DROP TABLE`"],
     ["pg_dump -d staging | psql -d prod", "write", false, "`| psql`"],
     [`sqlite3 app.db ".read seed.sql"`, "write", false, "`sqlite3 .read seed.sql`"],
