@@ -4,6 +4,8 @@ import type { ActionContext } from "./main.js";
 import { write, userError } from "./io.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 import { planspecVersion } from "../util/version.js";
+import type { PlanIR } from "../ir.js";
+import type { RunState } from "../runtime/store.js";
 
 const exitCode = (status: string): number => (status === "failed" || status === "terminated" ? 1 : status === "paused" ? 3 : 0);
 
@@ -36,8 +38,23 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
               return exitCode(kept.status);
             }
           }
-          const { loadRun } = await import("../runtime/load.js");
-          const { factSteps, statusText } = await import("../runtime/summary.js");
+          const { loadRun, loadRunOverview } = await import("../runtime/load.js");
+          const { statusWithFacts } = await import("../runtime/summary.js");
+          const { NotKept } = await import("../runtime/overview.js");
+          const text = (plan: PlanIR, state: RunState) => statusWithFacts(plan, state, (ref) => store.getArtifact(ref), { all: opts.all === true });
+          if (!opts.json && !opts.all && store instanceof FileStore) {
+            // A run in progress or killed: the writer's overview and the journal after it, when they can be believed.
+            const fast = await loadRunOverview(store);
+            if (fast) {
+              try {
+                await write(io.stdout, await text(fast.plan, fast.state));
+                return exitCode(fast.state.status);
+              } catch (err) {
+                // The view needed a step's state the overview left out: the whole read below.
+                if (!(err instanceof NotKept)) throw err;
+              }
+            }
+          }
           let loaded;
           try {
             // The table and summary look at some forty steps of a long plan: nodes parsed as they are read.
@@ -46,20 +63,7 @@ export function registerStatus(program: Command, ctx: ActionContext): void {
             return userError(err);
           }
           const { state, plan } = loaded;
-          if (opts.json) {
-            await write(io.stdout, `${JSON.stringify(state, null, 2)}\n`);
-          } else {
-            // Facts come from the outputs of the most recent done steps only: status stays fast on huge runs.
-            const outputs = new Map<string, unknown>();
-            for (const id of factSteps(plan, state)) {
-              try {
-                outputs.set(id, await store.getArtifact(state.nodes[id]!.outputRef!));
-              } catch {
-                // A missing artifact: resume will notice; status just shows no facts.
-              }
-            }
-            await write(io.stdout, statusText(plan, state, outputs, { all: opts.all === true }));
-          }
+          await write(io.stdout, opts.json ? `${JSON.stringify(state, null, 2)}\n` : await text(plan, state));
           return exitCode(state.status);
         } finally {
           await opened.close();

@@ -49,6 +49,7 @@ import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic
 import { openOwnFile, readOwnFile } from "./own-files.js";
 import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
+import { encodeOverview, fileIdentity, OVERVIEW_FILE, PLAN_INDEX_FILE, writePlanIndex } from "./overview.js";
 import { lazyPlan, planFileText } from "./plan-file.js";
 import type { ArtifactRef, IdempotencyRecord, RunConfig, RunEvent, RunState, StatusSummary, Store } from "./store.js";
 import { IntegrityError, nowIso } from "./store.js";
@@ -108,6 +109,9 @@ const NEWLINES = Buffer.alloc(PAGE, 10);
 
 /** Characters of event lines held back before they are written whatever comes next. */
 const MAX_PENDING_EVENTS = 1 << 16;
+
+/** How often a run in progress has its overview rewritten (overview.ts), at most. */
+const OVERVIEW_EVERY_MS = 1000;
 
 /** Idempotency records appended since idempotency.json was last written. */
 const IDEMPOTENCY_LOG = "idempotency.jsonl";
@@ -239,15 +243,6 @@ function planFileName(revision: number): string {
   return revision === 0 ? "plan.ir.json" : join("revisions", `${revision}.ir.json`);
 }
 
-/** Inode, size and change time: any write, rename over or chmod of the file changes it. */
-function fileIdentity(file: string): string | undefined {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
 
 export class FileStore implements Store {
   readonly location: string;
@@ -294,6 +289,15 @@ export class FileStore implements Store {
   private idemLogBytes = 0;
   /** The plan and config of a run being created, synced and waiting for the state's rename (`create`). */
   private creating: StagedFile[] | undefined;
+  /** Each revision's step order, as this store wrote or read its plan: the overview's marks follow it. */
+  private readonly orders = new Map<number, readonly string[]>();
+  /** The overview (overview.ts) is written at the next record: none since the last snapshot. */
+  private overviewDue = true;
+  /** When the overview was last written, and what that cost (ms, `performance.now`). */
+  private overviewAt = 0;
+  private overviewCost = 0;
+  /** The overview's index of a plan file, as this store made it (`planIndexFor`). */
+  private planIndex: { revision: number; file: string; index: string } | undefined;
 
   constructor(
     readonly dir: string,
@@ -333,6 +337,7 @@ export class FileStore implements Store {
       this.creating = undefined;
     }
     this.remember(0, this.path("plan.ir.json"));
+    this.orders.set(0, plan.order);
   }
 
   /**
@@ -348,7 +353,14 @@ export class FileStore implements Store {
     if (before !== undefined && before === fileIdentity(file)) this.planIdentities.set(revision, before);
     else this.planIdentities.delete(revision);
     const text = bytes.toString("utf8");
-    return (opts?.lazyNodes === true ? lazyPlan(text) : undefined) ?? (JSON.parse(text) as PlanIR);
+    const plan = (opts?.lazyNodes === true ? lazyPlan(text) : undefined) ?? (JSON.parse(text) as PlanIR);
+    if (Array.isArray(plan.order)) this.orders.set(revision, plan.order);
+    return plan;
+  }
+
+  /** Where a revision's plan file and the overview's index of it (overview.ts) are. */
+  planPaths(revision: number): { plan: string; index: string } {
+    return { plan: this.path(planFileName(revision)), index: this.path(PLAN_INDEX_FILE) };
   }
 
   /**
@@ -402,6 +414,11 @@ export class FileStore implements Store {
 
   async writeState(state: RunState, dirty?: Iterable<string>, opts?: { snapshot?: boolean }): Promise<void> {
     this.flushEvents();
+    if (opts?.snapshot === true) {
+      // The session ends: a finished run's kept summary needs no index of its plan (a next session makes one).
+      rmSync(this.path(PLAN_INDEX_FILE), { force: true });
+      this.planIndex = undefined;
+    }
     state.stateVersion++;
     state.updatedAt = nowIso();
     const ids = dirty === undefined ? undefined : [...dirty];
@@ -436,6 +453,42 @@ export class FileStore implements Store {
     this.journalSize = Math.max(this.journalSize, this.journalBytes);
     this.inputsJson = inputsJson;
     this.lastHead = { fields, link: linkOf(line) };
+    this.writeOverview(state, line, record.length);
+  }
+
+  /**
+   * The identities of the revision's plan file (as this store wrote or checked it) and of
+   * the overview's index of it, made once a session (or again when either file changed).
+   */
+  private planIndexFor(revision: number): { file: string; index: string } | undefined {
+    const file = this.checkedPlanIdentity(revision);
+    if (file === undefined) return undefined;
+    const paths = this.planPaths(revision);
+    const made = this.planIndex;
+    if (made?.revision === revision && made.file === file && fileIdentity(paths.index) === made.index) return made;
+    const index = writePlanIndex(paths.plan, paths.index, file);
+    this.planIndex = index === undefined ? undefined : { revision, file, index };
+    return this.planIndex;
+  }
+
+  /**
+   * Rewrites the overview (overview.ts) after the record just appended (`line`, `length`
+   * bytes), if it is due: the first record after a snapshot, then once a second, or
+   * less often when making it costs more than a twentieth of that (a plan of a
+   * million steps). Not synced: it is a cache that a reader checks against the journal.
+   */
+  private writeOverview(state: RunState, line: string, length: number): void {
+    const t0 = performance.now();
+    if (!this.overviewDue && t0 - this.overviewAt < Math.max(OVERVIEW_EVERY_MS, 20 * this.overviewCost)) return;
+    const order = this.orders.get(state.revision);
+    const snapshot = fileIdentity(this.path("state.json"));
+    if (order === undefined || snapshot === undefined) return;
+    const journal = String(fstatSync(this.openJournal(), { bigint: true }).ino);
+    const at = { recordAt: this.journalBytes! - length, journalBytes: this.journalBytes!, record: line.slice(-65, -1), snapshot, journal, plan: this.planIndexFor(state.revision) };
+    writeFileAtomic(this.path(OVERVIEW_FILE), encodeOverview(state, order, at), false);
+    this.overviewDue = false;
+    this.overviewAt = performance.now();
+    this.overviewCost = this.overviewAt - t0;
   }
 
   /**
@@ -485,6 +538,10 @@ export class FileStore implements Store {
       this.journalSize = 0;
     }
     this.journalBytes = 0;
+    // The overview was of the journal just emptied: a reader would not believe it (another
+    // snapshot), and a finished run's kept summary answers without it.
+    rmSync(this.path(OVERVIEW_FILE), { force: true });
+    this.overviewDue = true;
     this.foldIdempotency();
     if (this.legacyState) {
       writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);
@@ -760,6 +817,7 @@ export class FileStore implements Store {
     writeFileAtomic(this.path(join("revisions", `${n}.ir.json`)), planFileText(plan), true);
     fsyncDir(this.dir);
     this.remember(n, this.path(join("revisions", `${n}.ir.json`)));
+    this.orders.set(n, plan.order);
   }
 
   async lock(): Promise<void> {

@@ -111,7 +111,15 @@ export interface ChecksummedLines {
  */
 export function readChecksummedLines(file: string): ChecksummedLines {
   if (!existsSync(file)) return { values: [], hashes: [], validBytes: 0, tornBytes: 0 };
-  const buf = readWhole(file);
+  return checksummedLinesOf(readWhole(file), file);
+}
+
+/**
+ * The checksummed lines of `buf`, the part of `file` from byte `origin` on (a tail read
+ * from a record's end): a torn record's pieces align to the file's sectors, not the
+ * buffer's. Offsets returned are the buffer's.
+ */
+export function checksummedLinesOf(buf: Buffer, file: string, origin = 0): ChecksummedLines {
   const values: unknown[] = [];
   const hashes: string[] = [];
   let start = 0;
@@ -121,7 +129,7 @@ export function readChecksummedLines(file: string): ChecksummedLines {
     const value = end === start ? undefined : decodeAt(buf, start, end);
     if (value === undefined) {
       if (nl === -1 || !goodLineAfter(buf, nl + 1)) {
-        if (oneRecordTorn(buf, start)) return { values, hashes, validBytes: start, tornBytes: contentEnd(buf, start) - start };
+        if (oneRecordTorn(buf, start, origin)) return { values, hashes, validBytes: start, tornBytes: contentEnd(buf, start) - start };
         throw damaged(file, line, "lines after it that no single torn record explains");
       }
       throw damaged(file, line, end === start ? "an empty line before a record" : "its checksum does not match");
@@ -172,7 +180,7 @@ const SECTOR = 512;
  * anywhere (edited records, a file that is no journal) are not a torn tail: dropping them
  * would silently lose records, or truncate a file planted in the journal's place.
  */
-function oneRecordTorn(buf: Buffer, from: number): boolean {
+function oneRecordTorn(buf: Buffer, from: number, origin: number): boolean {
   const end = contentEnd(buf, from);
   let pieces = 0;
   for (let at = from; at < end; ) {
@@ -182,8 +190,8 @@ function oneRecordTorn(buf: Buffer, from: number): boolean {
     }
     const nl = buf.indexOf(10, at);
     const stop = nl === -1 || nl > end ? end : nl;
-    if ((pieces > 0 || at !== from) && at % SECTOR !== 0) return false;
-    if (stop < end && stop % SECTOR !== 0) return false;
+    if ((pieces > 0 || at !== from) && (origin + at) % SECTOR !== 0) return false;
+    if (stop < end && (origin + stop) % SECTOR !== 0) return false;
     pieces++;
     at = stop;
   }
@@ -234,26 +242,38 @@ export function damaged(file: string, line: number, why: string): IntegrityError
  */
 export function readJournal(file: string, snapshotVersion: number, planHash: string): JournalTail {
   const { values, hashes, validBytes, tornBytes } = readChecksummedLines(file);
+  return { records: journalRecords(file, values, hashes, { version: snapshotVersion, planHash }), validBytes, tornBytes };
+}
+
+/**
+ * The records among a journal's checked lines that follow state version `after.version`
+ * of plan `after.planHash`; an `IntegrityError` for one that cannot follow it. Records at
+ * or below that version are skipped (left over from before a snapshot), unless the lines
+ * start right after the record whose checksum is `after.hash` (a tail read from its end):
+ * then the first line must be the next version, and a delta must name that record.
+ */
+export function journalRecords(file: string, values: readonly unknown[], hashes: readonly string[], after: { version: number; planHash: string; hash?: string }): JournalRecord[] {
   const records: JournalRecord[] = [];
-  let expected = snapshotVersion + 1;
+  let expected = after.version + 1;
   values.forEach((value, i) => {
     const r = value as JournalRecord;
     const why = recordProblem(r);
     if (why !== undefined) throw damaged(file, i + 1, why);
     // Left over from before the snapshot (a crash between its rename and the journal's truncation).
-    if (r.v < expected) return;
+    if (r.v < expected && after.hash === undefined) return;
     if (r.v !== expected) throw damaged(file, i + 1, `state version ${r.v} follows ${expected - 1}`);
     if (r.h !== undefined) {
-      if (r.h.planHash !== planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
+      if (r.h.planHash !== after.planHash) throw damaged(file, i + 1, `a record of plan ${String(r.h.planHash).slice(0, 12)}, not of the run's state`);
     } else {
       // A delta applies to the record before it, which must be a record of this state.
-      if (records.length === 0) throw damaged(file, i + 1, "a head delta with no full record before it");
-      if (r.p !== hashes[i - 1]!.slice(0, LINK_LEN)) throw damaged(file, i + 1, "a head delta that does not follow the record before it");
+      const before = records.length > 0 ? hashes[i - 1] : i === 0 ? after.hash : undefined;
+      if (before === undefined || before === "") throw damaged(file, i + 1, "a head delta with no full record before it");
+      if (r.p !== before.slice(0, LINK_LEN)) throw damaged(file, i + 1, "a head delta that does not follow the record before it");
     }
     records.push(r);
     expected++;
   });
-  return { records, validBytes, tornBytes };
+  return records;
 }
 
 /** Why a decoded line is not a record this reader knows, if it is not. */
@@ -281,7 +301,8 @@ function decodeAt(buf: Buffer, start: number, end: number): unknown {
   return decodeLine(text);
 }
 
-function decodeLine(text: string): unknown {
+/** The value of a checksummed line (without its newline); none when the checksum does not match. */
+export function decodeLine(text: string): unknown {
   if (text.length <= HASH_LEN + 1 || text[text.length - HASH_LEN - 1] !== " ") return undefined;
   const json = text.slice(0, -HASH_LEN - 1);
   return sha256Hex(json) === text.slice(-HASH_LEN) ? (JSON.parse(json) as unknown) : undefined;
@@ -312,19 +333,20 @@ export function applyRecords(doc: Record<string, unknown>, records: readonly Jou
 
 /**
  * The head after the last record: the last full head with the deltas after it applied
- * (`readJournal` saw to it that one comes first). `stateVersion` is the last record's.
+ * (`readJournal` saw to it that one comes first), or `base` (the head of the state the
+ * records follow) when none is full. `stateVersion` is the last record's.
  */
-function headAfter(records: readonly JournalRecord[]): Record<string, unknown> {
+export function headAfter(records: readonly JournalRecord[], base?: Record<string, unknown>): Record<string, unknown> {
   let last = records.length - 1;
-  while (records[last]!.h === undefined) last--;
-  if (last === records.length - 1) return records[last]!.h!;
-  const head = { ...records[last]!.h! };
+  while (last >= 0 && records[last]!.h === undefined) last--;
+  if (last === records.length - 1 && last >= 0) return records[last]!.h!;
+  const head = { ...(last >= 0 ? records[last]!.h! : base!) };
   for (let i = last + 1; i < records.length; i++) {
     for (const [k, v] of Object.entries(records[i]!.d!)) {
       if (v === null) delete head[k];
       else head[k] = v;
     }
   }
-  head.stateVersion = records[records.length - 1]!.v;
+  if (records.length > 0) head.stateVersion = records[records.length - 1]!.v;
   return head;
 }

@@ -10,6 +10,7 @@ import type { PlanIR } from "../ir.js";
 import { FileStore } from "./file-store.js";
 import { InputError } from "./inputs.js";
 import { loadState, StateError } from "./migrations.js";
+import { indexedPlan, overviewNodes, readOverview } from "./overview.js";
 import { IntegrityError, type RunConfig, type RunState, type Store } from "./store.js";
 
 /** Opens an existing run directory as a store (checks that it holds a run). */
@@ -84,4 +85,43 @@ export async function loadRun(store: Store, opts?: { lazyNodes?: boolean }): Pro
     if (digest !== undefined) state.planDigest = digest;
   }
   return { state, plan, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
+}
+
+/**
+ * A run in progress or killed as its overview (overview.ts) and the journal after it show
+ * it, for `status`: the head and the few steps' states a status prints, every other step
+ * by its status alone (reading more of one throws `NotKept`). Undefined when the
+ * overview cannot be believed, or the state or plan would need more than this reader
+ * checks (a migration, plan bytes other than the recorded ones): `loadRun` then reads
+ * and checks the whole state, and reports what is wrong.
+ */
+export async function loadRunOverview(store: FileStore): Promise<{ state: RunState; plan: PlanIR } | undefined> {
+  const read = readOverview(store.dir);
+  if (read === undefined) return undefined;
+  let state: RunState;
+  try {
+    // The head and the states it has are validated as a state's; the steps known by their status alone are added after.
+    const loaded = await loadState({ ...read.head, inputs: {}, nodes: read.states });
+    if (loaded.migratedFrom !== undefined) return undefined;
+    state = loaded.state;
+  } catch {
+    return undefined;
+  }
+  // The plan file as the writer checked it and indexed it (both unchanged), else read and hashed here against the state's digest.
+  let plan: PlanIR | undefined;
+  try {
+    const paths = store.planPaths(state.revision);
+    if (read.plan !== undefined) plan = indexedPlan(paths.plan, paths.index, read.plan.file, read.plan.index);
+    if (plan === undefined) {
+      plan = await store.readPlan(state.revision, { lazyNodes: true });
+      if (state.planDigest === undefined || store.planDigest(state.revision) !== state.planDigest) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  if (plan === undefined || plan.planHash !== state.planHash || !Array.isArray(plan.order)) return undefined;
+  const nodes = overviewNodes(read, plan.order);
+  if (nodes === undefined) return undefined;
+  state.nodes = nodes;
+  return { state, plan };
 }

@@ -6,6 +6,8 @@ import type { IRNode, PlanIR } from "../ir.js";
 import type { NodeState, RunState, StatusSummary } from "./store.js";
 import { planspecVersion } from "../util/version.js";
 import { inStateText } from "./artifact-ref.js";
+import { NotKept, statesInOrder } from "./overview.js";
+import { listedInOrder } from "./plan-file.js";
 
 const nf = new Intl.NumberFormat("en-US");
 
@@ -73,7 +75,7 @@ export const STATUS_ROWS = 40;
  */
 function inOrder(plan: PlanIR): IRNode[] {
   const { nodes, order } = plan;
-  if (nodes.length === order.length && nodes.every((n, i) => n.id === order[i])) return nodes;
+  if (listedInOrder(plan) || (nodes.length === order.length && nodes.every((n, i) => n.id === order[i]))) return nodes;
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const out: IRNode[] = [];
   for (const id of order) {
@@ -105,15 +107,15 @@ interface Overview {
   attention: number[];
   /** The last five done steps that need no attention (the table's last rows). */
   quietDone: number[];
-  /** Every step is skipped or done with its output (if any) in the state. */
+  /** Every step is skipped or done with its output (if any) in the state (looked at only when `withKept`). */
   keptInState: boolean;
 }
 
 const settledStatus = (s: string | undefined): boolean => s === "done" || s === "skipped";
 
-function overview(plan: PlanIR, state: RunState): Overview {
+function overview(plan: PlanIR, state: RunState, withKept = false): Overview {
   const ordered = inOrder(plan);
-  const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [], keptInState: true };
+  const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [], keptInState: withKept };
   // Every id of the order has a node (the usual case): the main loop counts too.
   const countAll = ordered.length === plan.order.length;
   if (!countAll) {
@@ -122,9 +124,13 @@ function overview(plan: PlanIR, state: RunState): Overview {
       if (s) o.counts.set(s, (o.counts.get(s) ?? 0) + 1);
     }
   }
-  for (let i = 0; i < ordered.length; i++) {
-    const n = ordered[i]!;
-    const st = state.nodes[n.id];
+  // The ids, read off the order when the nodes follow it: a lazy plan's node is parsed only when more than its id is read.
+  const count = ordered.length;
+  const ids = ordered === plan.nodes && count === plan.order.length ? plan.order : ordered.map((n) => n.id);
+  // A view read from the writer's overview has the states by place already.
+  const byPlace = ids === plan.order ? statesInOrder(state.nodes) : undefined;
+  for (let i = 0; i < count; i++) {
+    const st = byPlace ? byPlace[i] : state.nodes[ids[i]!];
     if (!st) {
       o.keptInState = false;
       continue;
@@ -141,7 +147,7 @@ function overview(plan: PlanIR, state: RunState): Overview {
     if (rejected) o.rejected.push(i);
     if (st.awaiting) o.waiting.push(i);
     if (st.status === "running" || st.status === "failed" || st.awaiting || st.decision?.decision === "rejected") o.attention.push(i);
-    else if (st.status === "pending" && o.next.length < 5 && n.dependsOn.every((d) => settledStatus(state.nodes[d]?.status))) o.next.push(i);
+    else if (st.status === "pending" && o.next.length < 5 && ordered[i]!.dependsOn.every((d) => settledStatus(state.nodes[d]?.status))) o.next.push(i);
     else if (st.status === "done") {
       o.quietDone.push(i);
       if (o.quietDone.length > 5) o.quietDone.shift();
@@ -184,6 +190,24 @@ function statusOf(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, un
 }
 
 /**
+ * `statusText` with the facts read: `output` reads a stored output by reference (a
+ * missing one shows no facts; resume will notice). A step's state the view needs but an
+ * overview left out (`NotKept`) is thrown on, for the caller to read the whole state.
+ */
+export async function statusWithFacts(plan: PlanIR, state: RunState, output: (ref: string) => Promise<unknown>, opts: { all?: boolean } = {}): Promise<string> {
+  const outputs = new Map<string, unknown>();
+  // Facts come from the outputs of the most recent done steps only: status stays fast on huge runs.
+  for (const id of factSteps(plan, state)) {
+    try {
+      outputs.set(id, await output(state.nodes[id]!.outputRef!));
+    } catch (err) {
+      if (err instanceof NotKept) throw err;
+    }
+  }
+  return statusText(plan, state, outputs, opts);
+}
+
+/**
  * The summary a session's last snapshot keeps for `status`: what status will print once
  * that write (the next state version) is made. `output` reads a step's stored output.
  */
@@ -196,7 +220,7 @@ export async function nextSummary(plan: PlanIR, state: RunState, output: (id: st
       // A missing artifact: resume will notice; the summary just shows no facts.
     }
   }
-  const o = overview(plan, state);
+  const o = overview(plan, state, true);
   // Steps of the order without a node (a plan written by hand): the full resume decides.
   const settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret) && o.keptInState && o.ordered.length === plan.order.length;
   const done = o.ordered.length === plan.order.length ? o.doneCount : plan.order.filter((id) => state.nodes[id]?.status === "done").length;
