@@ -11,7 +11,8 @@
  *
  * Measured: `status` as a user runs it (the overview and the journal's tail), `status` of a
  * copy without overview.json (the whole read, what every status of a killed run did
- * before), and `resume` of a fresh copy each round (the copy is made untimed).
+ * before), and `resume` of a fresh copy each round (the copy is made and synced untimed).
+ * `--planspec DIR` measures another checkout's bin/ and dist/ on the same run.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,7 +28,7 @@ const arg = (name, dflt) => {
 const STEPS = Number(arg("steps", "100000"));
 const RUNS = Number(arg("runs", "5"));
 const root = resolve(import.meta.dirname, "..");
-const bin = join(root, "bin/planspec");
+const bin = join(resolve(arg("planspec", root)), "bin/planspec");
 const dir = resolve(arg("dir", mkdtempSync(join(tmpdir(), "planspec-bench-killed-"))));
 const run = join(dir, "run.orig");
 
@@ -56,6 +57,8 @@ const resume = processTask(process.execPath, [bin, "resume", fresh], { cwd: dir 
 const resumeFresh = () => {
   rmSync(fresh, { recursive: true, force: true });
   cpSync(run, fresh, { recursive: true });
+  // The copy's 100 MB of dirty pages would otherwise be written back during the resume's syncs.
+  spawnSync("sync");
   return resume();
 };
 

@@ -291,10 +291,16 @@ export class FileStore implements Store {
   private creating: StagedFile[] | undefined;
   /** Each revision's step order, as this store wrote or read its plan: the overview's marks follow it. */
   private readonly orders = new Map<number, readonly string[]>();
-  /** The overview (overview.ts) is written at the next record: none since the last snapshot. */
-  private overviewDue = true;
-  /** When the overview was last written, and what that cost (ms, `performance.now`). */
-  private overviewAt = 0;
+  /**
+   * The overview (overview.ts) is written at the next record: a compaction removed it.
+   * Not at a session's start: a resumed session's journal goes on from the records the
+   * last overview names, so it still holds (with a longer tail) until the first refresh,
+   * a second after the session's first record; a session shorter than that (a resume of
+   * a few steps) pays nothing.
+   */
+  private overviewDue = false;
+  /** When the overview was last written, or the session's first record, and what writing it cost (ms, `performance.now`). */
+  private overviewAt: number | undefined;
   private overviewCost = 0;
   /** The overview's index of a plan file, as this store made it (`planIndexFor`). */
   private planIndex: { revision: number; file: string; index: string } | undefined;
@@ -479,6 +485,8 @@ export class FileStore implements Store {
    */
   private writeOverview(state: RunState, line: string, length: number): void {
     const t0 = performance.now();
+    // A session's clock starts at its first record: reading a long run's state takes a second or more.
+    this.overviewAt ??= t0;
     if (!this.overviewDue && t0 - this.overviewAt < Math.max(OVERVIEW_EVERY_MS, 20 * this.overviewCost)) return;
     const order = this.orders.get(state.revision);
     const snapshot = fileIdentity(this.path("state.json"));
@@ -517,6 +525,7 @@ export class FileStore implements Store {
 
   /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
   private async writeSnapshot(state: RunState, inputsJson: string, nodesJson = [...this.fragments.values()].join(",")): Promise<void> {
+    const created = this.creating !== undefined;
     const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
     // A summary of an earlier version (a write since: a decision, a revision) is dropped;
     // a kept one names the plan file it was made with (any change to that file changes its ctime).
@@ -539,9 +548,10 @@ export class FileStore implements Store {
     }
     this.journalBytes = 0;
     // The overview was of the journal just emptied: a reader would not believe it (another
-    // snapshot), and a finished run's kept summary answers without it.
+    // snapshot), and a finished run's kept summary answers without it. A compaction
+    // mid-run has the next record write a new one; a new run's first comes a second in.
     rmSync(this.path(OVERVIEW_FILE), { force: true });
-    this.overviewDue = true;
+    this.overviewDue = !created;
     this.foldIdempotency();
     if (this.legacyState) {
       writeFileAtomic(this.path("config.json"), JSON.stringify({ ...(await this.readConfig()), stateChecksum: true }, null, 2), true);

@@ -38,12 +38,16 @@ function status(ws: string, id: string): string {
   return r.stdout;
 }
 
-/** What status prints with the overview re-sealed under another run name: "run forged" if it was read. */
+/**
+ * What status prints with the overview re-sealed (a new checksum) with its first left-out
+ * done step marked untouched: one more step pending than the truth if the overview was read.
+ */
 function believed(dir: string, print: () => string): string {
   const file = join(dir, "overview.json");
   const original = readFileSync(file, "utf8");
-  const doc = JSON.parse(original.slice(0, original.lastIndexOf(" "))) as { head: { runId: string } };
-  doc.head.runId = "forged";
+  const doc = JSON.parse(original.slice(0, original.lastIndexOf(" "))) as { marks: string };
+  expect(doc.marks).toContain("d");
+  doc.marks = doc.marks.replace("d", "p");
   writeFileSync(file, checksummedLine(JSON.stringify(doc)));
   try {
     return print();
@@ -51,6 +55,9 @@ function believed(dir: string, print: () => string): string {
     writeFileSync(file, original);
   }
 }
+
+/** The count line's "N done", which a believed forgery lowers by one. */
+const doneCount = (text: string) => Number(/steps: ([\d,]+) done/.exec(text)![1]!.replace(/,/g, ""));
 
 async function killedRun(ws: string, id: string, after: () => boolean): Promise<string> {
   const child = startPlanspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", id, "--no-lint-gate"]);
@@ -68,24 +75,39 @@ const started = (ws: string, id: string) => {
 describe("status of a killed run from the writer's overview and the journal's tail", () => {
   it("prints what the whole read prints, at kill points across the run and at the gate", async () => {
     const ws = workspace("p.plan.yaml", plan);
-    // Kill points: before the overview's first rewrite (a second in), after one, after two
-    // (4 ms a step), then blocked at the gate.
-    for (const [k, at] of [20, 300, 390].entries()) {
-      const dir = await killedRun(ws, `k${k}`, () => started(ws, `k${k}`) >= at);
+    // Kill points (4 ms a step; the overview is first written a second in and then about
+    // once a second): right after the first, with a tail after it, near the end, then
+    // blocked at the gate.
+    for (const [k, at] of [0, 300, 390].entries()) {
+      const dir = await killedRun(ws, `k${k}`, () => exists(join(runs(ws), `k${k}`, "overview.json")) && started(ws, `k${k}`) >= at);
       expect(readFileSync(join(dir, "journal.jsonl"), "utf8").trim()).not.toBe("");
       // The writer keeps an overview of a run in progress.
       expect(exists(join(dir, "overview.json"))).toBe(true);
       const fast = status(ws, `k${k}`);
       expect(fast).toMatch(/running/);
       expect(fast).toBe(wholeRead(ws, `k${k}`));
-      expect(believed(dir, () => status(ws, `k${k}`))).toMatch(/^run forged \(/);
+      expect(doneCount(believed(dir, () => status(ws, `k${k}`)))).toBe(doneCount(fast) - 1);
     }
+
+    // A resumed session goes on from the records the last overview names: k1, resumed and
+    // killed again at the gate, reads true from the overview (the first session's, or the
+    // resumed one's if it ran past a second) with the records of both sessions after it.
+    const child = startPlanspec(ws, ["resume", "k1"]);
+    await waitFor(() => exists(join(ws, "gate-entered")), 20_000);
+    await killHard(child);
+    const again = status(ws, "k1");
+    expect(again).toMatch(/hold\s+running/);
+    expect(again).toBe(wholeRead(ws, "k1"));
+    expect(doneCount(believed(join(runs(ws), "k1"), () => status(ws, "k1")))).toBe(doneCount(again) - 1);
+    rmSync(join(ws, "gate-entered"));
+
     const dir = await killedRun(ws, "gate", () => exists(join(ws, "gate-entered")));
     expect(exists(join(dir, "overview.json"))).toBe(true);
     const fast = status(ws, "gate");
     expect(fast).toMatch(/hold\s+running/);
     expect(fast).toMatch(/401 steps: 400 done, 1 running; \d+ shown/);
     expect(fast).toBe(wholeRead(ws, "gate"));
+
   });
 
   it("an overview that is damaged, re-sealed onto another record, of another journal or snapshot, or a link is not believed", async () => {
@@ -113,9 +135,9 @@ describe("status of a killed run from the writer's overview and the journal's ta
       writeFileSync(file, checksummedLine(JSON.stringify(b)));
       return status(ws, "k");
     };
-    const believed = forged(() => {});
-    expect(believed).not.toBe(truth);
-    expect(believed).toMatch(/^run forged \(long\)/);
+    const sealed = forged(() => {});
+    expect(sealed).not.toBe(truth);
+    expect(sealed).toMatch(/^run forged \(long\)/);
     // Not at a record's end, or not the version of the record there: the whole read.
     expect(forged((b) => (b.journalBytes -= 1))).toBe(truth);
     expect(forged((b) => (b.stateVersion -= 1))).toBe(truth);

@@ -122,6 +122,7 @@ describe("status from the overview and the journal's tail", () => {
   });
 
   it("a view that needs a done step the overview left out reads the whole state", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
     const p = compile(yaml);
     const dir = tempDir("planspec-overview-");
     const store = new FileStore(dir, "r");
@@ -129,8 +130,14 @@ describe("status from the overview and the journal's tail", () => {
     await store.create(p, { toolModules: [], workspace: dir, concurrency: 1 }, state);
     // Every step done with an output, in one record: the overview keeps the last ten whole.
     const { ref } = await store.putArtifact({ rows: 3 }, false);
+    // A session's first overview comes a second after its first record.
+    state.nodes.s0 = { status: "running", attempts: 1, startedAt: at };
+    await store.writeState(state, ["s0"]);
+    expect(existsSync(join(dir, OVERVIEW_FILE))).toBe(false);
+    vi.advanceTimersByTime(1100);
     for (let i = 0; i < STEPS; i++) state.nodes[`s${i}`] = { status: "done", attempts: 1, startedAt: at, endedAt: later, outputRef: ref };
     await store.writeState(state, Object.keys(state.nodes));
+    expect(existsSync(join(dir, OVERVIEW_FILE))).toBe(true);
     // Then the last fifteen reset, one record after the overview: the table's last done
     // steps are ones whose state the overview left out.
     const reset = Array.from({ length: 15 }, (_, i) => `s${STEPS - 1 - i}`);
