@@ -25,7 +25,7 @@
  * state.json's checksum, the overview's is no signature: one who can write the run
  * directory can forge either.
  */
-import { closeSync, constants, fstatSync, readSync, statSync, type BigIntStats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { checksummedLine, checksummedLinesOf, decodeLine, headAfter, journalRecords, JOURNAL_FILE } from "./journal.js";
 import { writeFileAtomic } from "./atomic.js";
@@ -97,10 +97,14 @@ export function encodeOverview(state: RunState, order: readonly string[], at: { 
   return checksummedLine(JSON.stringify(doc));
 }
 
-/** Inode, size and change time: any write, rename over or chmod of the file changes it. */
+/**
+ * Inode, size and change time: any write, rename over or chmod of the file changes it. Of
+ * the name itself, not of what a symlink there points to: a link to a run's real file is
+ * not that file (every reader refuses to read through one).
+ */
 export function fileIdentity(file: string): string | undefined {
   try {
-    return identityOf(statSync(file, { bigint: true }));
+    return identityOf(lstatSync(file, { bigint: true }));
   } catch {
     return undefined;
   }
@@ -216,9 +220,15 @@ export function overviewNodes(read: OverviewRead, order: readonly string[]): Rec
       byPlace[i] = m === P ? UNTOUCHED : m === D ? ELIDED_DONE : undefined;
     }
   }
+  // Steps the overview did not keep are found in the order: by a scan for the first few
+  // (a long run's last pending steps), then by a map built once, so a walk over many
+  // (the facts' walk back over pending steps, each pending step's needs) is not quadratic.
+  let places: Map<string, number> | undefined;
+  let scans = 0;
   const lookUp = (id: string): NodeState | undefined => {
     if (Object.hasOwn(states, id)) return states[id];
-    const i = order.indexOf(id);
+    if (places === undefined && ++scans > SCANS) places = new Map(order.map((o, i) => [o, i]));
+    const i = places === undefined ? order.indexOf(id) : (places.get(id) ?? -1);
     return i < 0 ? undefined : byPlace[i];
   };
   const nodes = new Proxy(Object.create(null) as Record<string, NodeState>, {
@@ -239,6 +249,12 @@ const positional = new WeakMap<object, ReadonlyArray<NodeState | undefined>>();
 
 /** The states by place in the plan's order, when `nodes` came from `overviewNodes`. */
 export const statesInOrder = (nodes: object): ReadonlyArray<NodeState | undefined> | undefined => positional.get(nodes);
+
+/** Look-ups of left-out steps made by scanning the order before a map of it is built (`overviewNodes`). */
+const SCANS = 32;
+
+/** Nodes of the plan read at once by the status view (`indexedPlan`). */
+const WINDOW = 512;
 
 /** Where each node's line of the plan file starts (plan-file.ts's layout), written beside the overview. */
 export const PLAN_INDEX_FILE = "overview-plan.idx";
@@ -293,13 +309,21 @@ export function indexedPlan(planPath: string, indexPath: string, planFile: strin
   if (plan === null || typeof plan !== "object" || !Array.isArray(plan.order) || plan.order.length !== count) return undefined;
   const order = plan.order;
   const parsed = new Array<IRNode>(count);
+  // Nodes are read a window at a time: the view's walk over pending steps (their needs)
+  // reads a long run's plan in a few hundred reads, not one per step.
+  let window: { from: number; to: number; bytes: Buffer | undefined } | undefined;
   const nodeAt = (i: number): IRNode => {
     if (parsed[i] !== undefined) return parsed[i];
+    if (window === undefined || i < window.from || i >= window.to) {
+      const to = Math.min(count, i + WINDOW);
+      window = { from: i, to, bytes: readRange(planPath, planFile, starts[i]!, starts[to]!) };
+    }
+    const base = starts[window.from]!;
     // Lines are joined by ",\n"; the last ends where the index says.
-    const line = readRange(planPath, planFile, starts[i]!, i + 1 < count ? starts[i + 1]! - 2 : starts[count]!);
+    const end = i + 1 < count ? starts[i + 1]! - 2 : starts[count]!;
     let node: IRNode | undefined;
     try {
-      node = line === undefined ? undefined : (JSON.parse(line.toString("utf8")) as IRNode);
+      node = window.bytes === undefined || end < starts[i]! ? undefined : (JSON.parse(window.bytes.toString("utf8", starts[i]! - base, end - base)) as IRNode);
     } catch {
       node = undefined;
     }

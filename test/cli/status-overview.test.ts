@@ -6,7 +6,7 @@
  * damaged, forged onto another journal, or older than the snapshot is never believed.
  * Real CLI child processes, a real SIGKILL at random points.
  */
-import { cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checksummedLine } from "../../src/runtime/journal.js";
@@ -165,6 +165,23 @@ describe("status of a killed run from the writer's overview and the journal's ta
     const st = join(dir, "state.json");
     writeFileSync(st, readFileSync(st));
     expect(status(ws, "k")).toBe(truth);
+  });
+
+  it("a run directory rebuilt from links to another's files is refused, as the whole read refuses it", async () => {
+    const ws = workspace("p.plan.yaml", plan);
+    const real = await killedRun(ws, "k", () => exists(join(ws, "gate-entered")));
+    // The run moved aside (its files keep their inode, size and change time) and a directory
+    // made in its place: state.json a symlink to the real one, the journal a hard link.
+    const moved = join(runs(ws), "k.real");
+    renameSync(real, moved);
+    mkdirSync(real);
+    symlinkSync(join(moved, "state.json"), join(real, "state.json"));
+    linkSync(join(moved, "journal.jsonl"), join(real, "journal.jsonl"));
+    for (const f of ["plan.ir.json", "config.json", "overview.json"]) cpSync(join(moved, f), join(real, f));
+    const r = planspec(ws, ["status", "k"]);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/state\.json is a symlink/);
   });
 
   it("a finished run has no overview left behind: its kept summary answers", async () => {
