@@ -243,6 +243,18 @@ function planFileName(revision: number): string {
   return revision === 0 ? "plan.ir.json" : join("revisions", `${revision}.ir.json`);
 }
 
+/**
+ * Removes a cache of the run directory (the overview and its plan index). Anything planted
+ * in its place that cannot be removed (a directory) is left: no reader believes it, and a
+ * cache must never fail the run.
+ */
+function discard(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Left as it is.
+  }
+}
 
 export class FileStore implements Store {
   readonly location: string;
@@ -422,7 +434,7 @@ export class FileStore implements Store {
     this.flushEvents();
     if (opts?.snapshot === true) {
       // The session ends: a finished run's kept summary needs no index of its plan (a next session makes one).
-      rmSync(this.path(PLAN_INDEX_FILE), { force: true });
+      discard(this.path(PLAN_INDEX_FILE));
       this.planIndex = undefined;
     }
     state.stateVersion++;
@@ -479,9 +491,11 @@ export class FileStore implements Store {
 
   /**
    * Rewrites the overview (overview.ts) after the record just appended (`line`, `length`
-   * bytes), if it is due: the first record after a snapshot, then once a second, or
-   * less often when making it costs more than a twentieth of that (a plan of a
-   * million steps). Not synced: it is a cache that a reader checks against the journal.
+   * bytes), if it is due: at the first record after a compaction, then once a second
+   * from the session's first record, or less often when making it costs more than a
+   * twentieth of that (a plan of a million steps). Not synced: it is a cache that a reader
+   * checks against the journal, and one that cannot be written (a full disk, a directory
+   * planted in its place) leaves `status` the whole read, never fails the run.
    */
   private writeOverview(state: RunState, line: string, length: number): void {
     const t0 = performance.now();
@@ -491,9 +505,13 @@ export class FileStore implements Store {
     const order = this.orders.get(state.revision);
     const snapshot = fileIdentity(this.path("state.json"));
     if (order === undefined || snapshot === undefined) return;
-    const journal = String(fstatSync(this.openJournal(), { bigint: true }).ino);
-    const at = { recordAt: this.journalBytes! - length, journalBytes: this.journalBytes!, record: line.slice(-65, -1), snapshot, journal, plan: this.planIndexFor(state.revision) };
-    writeFileAtomic(this.path(OVERVIEW_FILE), encodeOverview(state, order, at), false);
+    try {
+      const journal = String(fstatSync(this.openJournal(), { bigint: true }).ino);
+      const at = { recordAt: this.journalBytes! - length, journalBytes: this.journalBytes!, record: line.slice(-65, -1), snapshot, journal, plan: this.planIndexFor(state.revision) };
+      writeFileAtomic(this.path(OVERVIEW_FILE), encodeOverview(state, order, at), false);
+    } catch {
+      // Tried again at the next refresh.
+    }
     this.overviewDue = false;
     this.overviewAt = performance.now();
     this.overviewCost = this.overviewAt - t0;
@@ -550,7 +568,7 @@ export class FileStore implements Store {
     // The overview was of the journal just emptied: a reader would not believe it (another
     // snapshot), and a finished run's kept summary answers without it. A compaction
     // mid-run has the next record write a new one; a new run's first comes a second in.
-    rmSync(this.path(OVERVIEW_FILE), { force: true });
+    discard(this.path(OVERVIEW_FILE));
     this.overviewDue = !created;
     this.foldIdempotency();
     if (this.legacyState) {

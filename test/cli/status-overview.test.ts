@@ -184,6 +184,19 @@ describe("status of a killed run from the writer's overview and the journal's ta
     expect(r.stderr).toMatch(/state\.json is a symlink/);
   });
 
+  it("a directory planted where the caches go fails nothing: the run ends, status reads the whole state", async () => {
+    const ws = workspace("p.plan.yaml", plan.replace(/  hold: .*\n/, ""));
+    const dir = join(ws, "planted");
+    mkdirSync(join(dir, "overview.json"), { recursive: true });
+    mkdirSync(join(dir, "overview-plan.idx"));
+    const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-dir", dir, "--no-lint-gate"]);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.code, r.stderr).toBe(0);
+    const s = planspec(ws, ["status", dir]);
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stdout).toMatch(/400 steps: 400 done/);
+  });
+
   it("a finished run has no overview left behind: its kept summary answers", async () => {
     const ws = workspace("p.plan.yaml", plan.replace(/  hold: .*\n/, ""));
     const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "tools.mjs", "--run-id", "fin", "--no-lint-gate"]);
