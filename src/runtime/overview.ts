@@ -154,7 +154,9 @@ export function readOverview(dir: string): OverviewRead | undefined {
   const journal = join(dir, JOURNAL_FILE);
   let read: OverviewRead;
   try {
-    const tail = readFrom(journal, doc.recordAt, doc.journal);
+    // From the overview's record to the end, if the journal is still the file of its inode.
+    const tail = readRange(journal, doc.recordAt, undefined, (st) => String(st.ino) === doc.journal);
+    if (tail === undefined) return undefined;
     // The overview's own record first, ending where it says, of its version and checksum.
     if (tail.indexOf(10) !== doc.journalBytes - doc.recordAt - 1) return undefined;
     const lines = checksummedLinesOf(tail, journal, doc.recordAt);
@@ -177,26 +179,6 @@ function wellFormed(doc: OverviewDoc | undefined): doc is OverviewDoc {
   const { stateVersion, recordAt, journalBytes, record, snapshot, head, marks, kept } = doc;
   const object = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
   return Number.isSafeInteger(stateVersion) && Number.isSafeInteger(recordAt) && recordAt >= 0 && Number.isSafeInteger(journalBytes) && journalBytes > recordAt && typeof record === "string" && /^[0-9a-f]{64}$/.test(record) && typeof snapshot === "string" && typeof doc.journal === "string" && object(head) && typeof marks === "string" && /^[pd*-]*$/.test(marks) && object(kept);
-}
-
-/** The journal from byte `from` on, as `openOwnFile` opens it, if it is still the file of inode `ino`. */
-function readFrom(file: string, from: number, ino: string): Buffer {
-  const fd = openOwnFile(file, constants.O_RDONLY);
-  try {
-    const st = fstatSync(fd, { bigint: true });
-    if (String(st.ino) !== ino) throw new Error("another journal");
-    const size = Number(st.size);
-    if (from >= size) throw new Error("past the journal's end");
-    const buf = Buffer.alloc(size - from);
-    for (let at = 0; at < buf.length; ) {
-      const n = readSync(fd, buf, at, buf.length - at, from + at);
-      if (n === 0) return buf.subarray(0, at);
-      at += n;
-    }
-    return buf;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -298,7 +280,8 @@ export function indexedPlan(planPath: string, indexPath: string, planFile: strin
   const count = index[0]!;
   if (index.length !== count + 2 || count === 0) return undefined;
   const starts = index.subarray(1);
-  const head = readRange(planPath, planFile, 0, starts[0]!);
+  const same = (st: BigIntStats) => identityOf(st) === planFile;
+  const head = readRange(planPath, 0, starts[0]!, same);
   if (head === undefined || head.toString("latin1", head.length - NODES.length - 1) !== `${NODES}\n`) return undefined;
   let plan: PlanIR;
   try {
@@ -316,7 +299,7 @@ export function indexedPlan(planPath: string, indexPath: string, planFile: strin
     if (parsed[i] !== undefined) return parsed[i];
     if (window === undefined || i < window.from || i >= window.to) {
       const to = Math.min(count, i + WINDOW);
-      window = { from: i, to, bytes: readRange(planPath, planFile, starts[i]!, starts[to]!) };
+      window = { from: i, to, bytes: readRange(planPath, starts[i]!, starts[to]!, same) };
     }
     const base = starts[window.from]!;
     // Lines are joined by ",\n"; the last ends where the index says.
@@ -342,8 +325,12 @@ export function indexedPlan(planPath: string, indexPath: string, planFile: strin
   return plan;
 }
 
-/** Bytes `from` to `to` of `file`, if it is still the file `identity` names. */
-function readRange(file: string, identity: string, from: number, to: number): Buffer | undefined {
+/**
+ * Bytes `from` to `to` (the end: undefined) of `file` as `openOwnFile` opens it, if `isFile`
+ * says it is still the file meant (its inode, or its whole identity); undefined if not, or
+ * if the range is not all there.
+ */
+function readRange(file: string, from: number, to: number | undefined, isFile: (st: BigIntStats) => boolean): Buffer | undefined {
   let fd: number;
   try {
     fd = openOwnFile(file, constants.O_RDONLY);
@@ -352,8 +339,9 @@ function readRange(file: string, identity: string, from: number, to: number): Bu
   }
   try {
     const st = fstatSync(fd, { bigint: true });
-    if (identityOf(st) !== identity || to > Number(st.size) || to < from) return undefined;
-    const buf = Buffer.alloc(to - from);
+    const end = to ?? Number(st.size);
+    if (!isFile(st) || end > Number(st.size) || end <= from) return undefined;
+    const buf = Buffer.alloc(end - from);
     for (let at = 0; at < buf.length; ) {
       const n = readSync(fd, buf, at, buf.length - at, from + at);
       if (n === 0) return undefined;
