@@ -7,7 +7,8 @@ import type { RunSummary } from "../runtime/store.js";
 import { UsageError, write } from "./io.js";
 import { openDatabase, STORE_OPTION, storeUrl } from "./store.js";
 import { findRunDir } from "../runtime/open-store.js";
-import { readRunDirState, readStatusSummary } from "../runtime/file-store.js";
+import { FileStore, readRunDirState, readStatusSummary } from "../runtime/file-store.js";
+import { statesInOrder } from "../runtime/overview.js";
 import { lazyPlan } from "../runtime/plan-file.js";
 import { planspecVersion } from "../util/version.js";
 import { formatRows } from "../runtime/summary.js";
@@ -21,11 +22,30 @@ export function resolveRunDir(arg: string, cwd: string): string {
   }
 }
 
-/** A run's line: from its kept summary when its last session ended cleanly, else from its whole state. */
-function summarise(dir: string, id: string): RunSummary | undefined {
+/**
+ * A run's line: from its kept summary when its last session ended cleanly, from the
+ * writer's overview when it is in progress or was killed (overview.ts: believed only while
+ * the files it names are unchanged), else from its whole state.
+ */
+async function summarise(dir: string, id: string): Promise<RunSummary | undefined> {
   try {
     const kept = readStatusSummary(dir, planspecVersion());
     if (kept) return { id, status: kept.status, plan: kept.summary.plan ?? "?", done: kept.summary.done, total: kept.summary.total, createdAt: kept.createdAt, updatedAt: kept.updatedAt };
+    // Imported here: the other commands import this module for resolveRunDir.
+    const { loadRunOverview } = await import("../runtime/load.js");
+    const fast = await loadRunOverview(new FileStore(dir, id));
+    const byPlace = fast && statesInOrder(fast.state.nodes);
+    if (fast && byPlace) {
+      const { state } = fast;
+      let done = 0;
+      let total = 0;
+      for (const st of byPlace) {
+        if (st === undefined) continue;
+        total++;
+        if (st.status === "done") done++;
+      }
+      return { id, status: state.status, plan: fast.plan.name, done, total, createdAt: state.createdAt, updatedAt: state.updatedAt };
+    }
     const state = readRunDirState(dir).doc as {
       status: string;
       revision?: number;
@@ -72,13 +92,13 @@ export function registerRuns(program: Command, ctx: ActionContext): void {
         const url = storeUrl(opts.store, io);
         if (url) return listStoreRuns(url, io, opts.json === true);
         const root = resolve(io.cwd, opts.dir);
-        const list = existsSync(root)
-          ? readdirSync(root, { withFileTypes: true })
-              .filter((e) => e.isDirectory())
-              .map((e) => summarise(join(root, e.name), e.name))
-              .filter((s): s is RunSummary => s !== undefined)
-              .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
-          : [];
+        const dirs = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
+        const list: RunSummary[] = [];
+        for (const e of dirs) {
+          const s = await summarise(join(root, e.name), e.name);
+          if (s !== undefined) list.push(s);
+        }
+        list.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
         if (opts.json) {
           await write(io.stdout, `${JSON.stringify(list, null, 2)}\n`);
           return 0;

@@ -167,6 +167,24 @@ describe("status of a killed run from the writer's overview and the journal's ta
     expect(status(ws, "k")).toBe(truth);
   });
 
+  it("runs lists a killed run from its overview as from its whole state", async () => {
+    const ws = workspace("p.plan.yaml", plan);
+    const dir = await killedRun(ws, "k", () => exists(join(runs(ws), "k", "overview.json")) && started(ws, "k") >= 300);
+    const listed = () => JSON.parse(planspec(ws, ["runs", "--json"]).stdout) as Array<Record<string, unknown>>;
+    const fast = listed();
+    const file = join(dir, "overview.json");
+    const original = readFileSync(file, "utf8");
+    rmSync(file);
+    const whole = listed();
+    expect(fast).toEqual(whole);
+    expect(whole).toEqual([expect.objectContaining({ id: "k", status: "running", plan: "long", total: 401 })]);
+    // The overview is what was read: one left-out done step re-sealed as untouched shows one done fewer.
+    writeFileSync(file, original);
+    const doc = JSON.parse(original.slice(0, original.lastIndexOf(" "))) as { marks: string };
+    writeFileSync(file, checksummedLine(JSON.stringify({ ...doc, marks: doc.marks.replace("d", "p") })));
+    expect(listed()[0]!.done).toBe((whole[0]!.done as number) - 1);
+  });
+
   it("a run directory rebuilt from links to another's files is refused, as the whole read refuses it", async () => {
     const ws = workspace("p.plan.yaml", plan);
     const real = await killedRun(ws, "k", () => exists(join(ws, "gate-entered")));
