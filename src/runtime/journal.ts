@@ -267,7 +267,7 @@ export function journalRecords(file: string, values: readonly unknown[], hashes:
     } else {
       // A delta applies to the record before it, which must be a record of this state.
       const before = records.length > 0 ? hashes[i - 1] : i === 0 ? after.hash : undefined;
-      if (before === undefined || before === "") throw damaged(file, i + 1, "a head delta with no full record before it");
+      if (before === undefined) throw damaged(file, i + 1, "a head delta with no full record before it");
       if (r.p !== before.slice(0, LINK_LEN)) throw damaged(file, i + 1, "a head delta that does not follow the record before it");
     }
     records.push(r);

@@ -164,7 +164,10 @@ export function readOverview(dir: string): OverviewRead | undefined {
     const records = journalRecords(journal, lines.values.slice(1), lines.hashes.slice(1), { version: doc.stateVersion, planHash: String(doc.head.planHash), hash: doc.record });
     const states: Record<string, NodeState> = { ...doc.kept };
     for (const r of records) Object.assign(states, r.n as Record<string, NodeState>);
-    read = { head: headAfter(records, { ...doc.head, stateVersion: doc.stateVersion }), states, marks: doc.marks, ...(typeof doc.planFile === "string" && typeof doc.planIndex === "string" ? { plan: { file: doc.planFile, index: doc.planIndex } } : {}) };
+    const head = headAfter(records, { ...doc.head, stateVersion: doc.stateVersion });
+    // A revision since: the marks are of another plan's order.
+    if (head.revision !== doc.head.revision) return undefined;
+    read = { head, states, marks: doc.marks, ...(typeof doc.planFile === "string" && typeof doc.planIndex === "string" ? { plan: { file: doc.planFile, index: doc.planIndex } } : {}) };
   } catch {
     // Missing, a link, damaged, a gap: the whole read decides (and names the damage).
     return undefined;

@@ -147,4 +147,39 @@ describe("status from the overview and the journal's tail", () => {
     const full = await view(dir, false);
     expect(full).toMatch(/s104\s+done/);
   });
+
+  it("an overview of an earlier revision is not laid over a revision's order", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    // Two revisions of the same steps, the second listing them the other way round.
+    const steps = (ids: number[]) => ids.map((i) => `  s${i}: { kind: analyze, goal: step ${i}, tool: t }\n`).join("");
+    const head = `planspec: 1\nname: flip\ngoal: Steps in some order\ntools: { t: { risk: read } }\nsteps:\n`;
+    const ids = Array.from({ length: 30 }, (_, i) => i);
+    const p0 = compile(head + steps(ids));
+    const p1 = compile(head + steps([...ids].reverse()));
+    expect(p1.order).toEqual([...p0.order].reverse());
+    const dir = tempDir("planspec-overview-");
+    const store = new FileStore(dir, "r");
+    const state = newRunState(p0, "r", {});
+    await store.create(p0, { toolModules: [], workspace: dir, concurrency: 1 }, state);
+    state.nodes.s0 = { status: "running", attempts: 1, startedAt: at };
+    await store.writeState(state, ["s0"]);
+    vi.advanceTimersByTime(1100);
+    // The first twenty done, with outputs: the overview keeps the last ten whole and marks
+    // the others by place in revision 0's order.
+    const { ref } = await store.putArtifact({ rows: 1 }, false);
+    for (let i = 0; i < 20; i++) state.nodes[`s${i}`] = { status: "done", attempts: 1, startedAt: at, endedAt: later, outputRef: ref };
+    await store.writeState(state, ids.slice(0, 20).map((i) => `s${i}`));
+    expect(existsSync(join(dir, OVERVIEW_FILE))).toBe(true);
+    // Revision 1, recorded in the journal (no step left the state): the same ids, another order.
+    await store.saveRevision(1, p1);
+    state.revision = 1;
+    state.planHash = p1.planHash;
+    state.planDigest = store.planDigest(1) ?? (await store.readPlan(1), store.planDigest(1));
+    state.nodes.s20 = { status: "running", attempts: 1, startedAt: at };
+    await store.writeState(state, ["s20"]);
+    // The marks are of revision 0's order: laid over revision 1's they would put s29..s20
+    // among the done and s9..s0 among the untouched. The whole read answers instead.
+    expect(await view(dir, true)).toBe("none");
+    expect(await view(dir, false)).toMatch(/Done 20\/30/);
+  });
 });
