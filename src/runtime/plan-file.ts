@@ -9,7 +9,8 @@
  *
  * still one JSON document for every reader (people, `jq`, an older planspec), and a layout
  * a reader that looks at a few nodes can use: `status` of a 100,000-step run shows some
- * forty steps, and parsing the other nodes of a 32 MB plan was most of its time. JSON
+ * forty steps, and parsing the other nodes of a 32 MB plan was most of its time; a
+ * resume reads only the steps not yet done (the rest stay unparsed). JSON
  * strings hold no raw newline, so every newline in the file is one of the layout's.
  */
 import type { IRNode, PlanIR } from "../ir.js";
@@ -77,7 +78,7 @@ interface Pending {
 const parsed = (p: Pending): IRNode => (p.node ??= JSON.parse(p.text) as IRNode);
 
 export const readOnly = (): never => {
-  throw new TypeError("a plan read for status is read-only");
+  throw new TypeError("a plan read lazily (for status or a resume) is read-only");
 };
 
 /** Reads through to the parsed node: keys, `in` and JSON.stringify see the whole node. */

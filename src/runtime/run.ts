@@ -19,10 +19,11 @@ import { checkForResume, type ResumeReport } from "./resume.js";
 import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
 import { nextSummary } from "./summary.js";
+import { isSettled } from "./states.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
 import { envReferences } from "../compiler/mcp.js";
 import type { McpPool } from "./mcp/pool.js";
-import { checkCatalogue, loadTools, ToolSetupError } from "./tools/registry.js";
+import { checkCatalogue, loadTools, ToolSetupError, toolsInUse } from "./tools/registry.js";
 import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
@@ -142,6 +143,14 @@ export function newRunState(plan: PlanIR, runId: string, inputs: Record<string, 
   };
 }
 
+/** Where a session's tools come from; `settled`: steps that will not run in it (a resume's done and skipped steps), whose tools need no implementation. */
+export interface ToolSetup {
+  baseDir?: string;
+  env?: NodeJS.ProcessEnv;
+  scrub?: Scrubber;
+  settled?: (id: string) => boolean;
+}
+
 /** A run session's tools: the registry, and the MCP servers to stop when the session ends. */
 export interface SessionTools {
   registry: Map<string, ToolImpl>;
@@ -153,9 +162,10 @@ export interface SessionTools {
  * on first use), and checks everything against the plan's catalogue. Relative stdio
  * `cwd`s of `mcp:` resolve against `baseDir` (the plan file's directory).
  */
-export async function setupTools(plan: PlanIR, modules: string[], baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env, scrub?: Scrubber): Promise<SessionTools> {
+export async function setupTools(plan: PlanIR, modules: string[], opts: ToolSetup = {}): Promise<SessionTools> {
+  const { scrub } = opts;
   try {
-    return await registryFor(plan, modules, baseDir, env);
+    return await registryFor(plan, modules, opts.baseDir ?? process.cwd(), opts.env ?? process.env, toolsInUse(plan, opts.settled));
   } catch (err) {
     // A module that fails to load may quote what it read from the environment: the terminal gets it scrubbed.
     if (scrub && err instanceof Error) err.message = scrub.text(err.message);
@@ -163,7 +173,7 @@ export async function setupTools(plan: PlanIR, modules: string[], baseDir = proc
   }
 }
 
-async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env: NodeJS.ProcessEnv): Promise<SessionTools> {
+async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env: NodeJS.ProcessEnv, used: ReadonlySet<string>): Promise<SessionTools> {
   const registry = await loadTools(modules);
   const problems: string[] = [];
   let pool: McpPool | undefined;
@@ -181,13 +191,11 @@ async function registryFor(plan: PlanIR, modules: string[], baseDir: string, env
     // The MCP client (the SDK and zod) loads only for plans that declare servers.
     const [{ McpPool }, { mcpTools }] = await Promise.all([import("./mcp/pool.js"), import("./mcp/tools.js")]);
     pool = new McpPool(plan.mcp, baseDir, env, plan.secrets ?? []);
-    const names = new Set(Object.keys(plan.tools));
-    for (const node of plan.nodes) for (const t of node.allowedTools) names.add(t);
-    const mcp = mcpTools(plan, names, pool);
+    const mcp = mcpTools(plan, used, pool);
     problems.push(...mcp.problems);
     for (const [name, impl] of mcp.tools) if (!registry.has(name)) registry.set(name, impl);
   }
-  pushAll(problems, checkCatalogue(plan, registry));
+  pushAll(problems, checkCatalogue(plan, registry, used));
   if (problems.length > 0) throw new ToolSetupError(problems.join("\n"));
   return { registry, close: async () => pool?.close() };
 }
@@ -206,7 +214,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const secretSalt = newSecretSalt();
   const scrub = sessionScrubber(opts.plan, inputs, secrets, env, secretSalt);
-  const tools = await setupTools(opts.plan, modules, planDir(opts.cwd, opts.planFile), opts.env, scrub);
+  const tools = await setupTools(opts.plan, modules, { baseDir: planDir(opts.cwd, opts.planFile), env: opts.env, scrub });
   const { registry } = tools;
   let store: Store;
   if (opts.store) {
@@ -302,7 +310,9 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
   try {
     const settled = await finishedAsKept(store, opts);
     if (settled) return settled;
-    const { state, plan, migratedFrom } = await loadRun(store);
+    // Nodes parsed as they are looked at: a resume looks at the steps not yet done (the
+    // scheduler and the tools' check skip settled ones), not at every step of a long run.
+    const { state, plan, migratedFrom } = await loadRun(store, { lazyNodes: true });
     const config = await readRunConfig(store);
     const verdict = await opts.gate?.(plan, state, config, dir);
     const newVerdict = verdict !== undefined && verdict !== state.gate;
@@ -337,7 +347,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       }
       return { ...base, outcome: { status: "done" } };
     }
-    tools = await setupTools(plan, modules, planDir(process.cwd(), config.planFile), opts.env, scrub);
+    tools = await setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, settled: (id) => isSettled(state.nodes[id]?.status) });
     const { registry } = tools;
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");

@@ -13,7 +13,7 @@ import { envFor, outputSource, type OutputSource } from "./env.js";
 import { errorMessage, LimitError, ViolationError, type Gateway } from "./gateway.js";
 import { evaluateKey, evaluateWhen } from "./keys.js";
 import { backoffMs, maxAttemptsOf, StepTimeoutError } from "./retry.js";
-import { resetNode, transition, type RunStatus } from "./states.js";
+import { isSettled, resetNode, transition, type RunStatus } from "./states.js";
 import { resolveHint, ResultLostError, runRef } from "./recorded.js";
 import { PermanentStepError } from "./step.js";
 import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
@@ -96,6 +96,9 @@ export class Scheduler implements OutputSource {
     this.children = this.nodes.map(() => []);
     this.unmet = new Int32Array(this.nodes.length);
     this.nodes.forEach((n, i) => {
+      // A settled step is never ready again: its needs are not read (a lazily read plan's
+      // step stays unparsed).
+      if (isSettled(this.states[i]?.status)) return;
       for (const d of n.dependsOn) {
         const j = byId.get(d);
         if (j === undefined) continue;

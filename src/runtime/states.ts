@@ -37,6 +37,9 @@ export function canTransition(from: NodeStatus, to: NodeStatus): boolean {
   return NODE_MOVES[from].includes(to);
 }
 
+/** A step that runs no more in a session: the machine has no move out of done or skipped (only a resume's checks reset one). */
+export const isSettled = (status: NodeStatus | undefined): boolean => status !== undefined && NODE_MOVES[status].length === 0;
+
 /** The part of a node's state the machine reads and writes. */
 export interface MachineNode {
   status: NodeStatus;
@@ -67,7 +70,3 @@ export function resetNode(node: MachineNode): void {
   node.attempts = 0;
 }
 
-/** Terminal for the scheduler within one process: nothing more will happen to the node. */
-export function isSettled(status: NodeStatus): boolean {
-  return status === "done" || status === "skipped" || status === "failed";
-}

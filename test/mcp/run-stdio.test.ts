@@ -175,7 +175,7 @@ steps:
     const ok = fixtureProject(`  say: { kind: read, goal: Echo a word back, tool: fx.echo, with: { text: hi } }\n`);
     const compiled = compileFile(join(ok, "p.plan.yaml"));
     const ir = { ...compiled.ir!, tools: {} };
-    await expect(setupTools(ir, [], ok)).rejects.toThrow(/^MCP tool "fx\.echo" is not in the plan's catalogue: write one with `planspec import mcp fx/);
+    await expect(setupTools(ir, [], { baseDir: ok })).rejects.toThrow(/^MCP tool "fx\.echo" is not in the plan's catalogue: write one with `planspec import mcp fx/);
 
     const lowered = fixtureProject(`  post: { kind: read, goal: Post a note to the internet, tool: fx.web, with: { text: hi } }\n`);
     const file = join(lowered, "fx.catalog.yaml");

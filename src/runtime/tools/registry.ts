@@ -56,10 +56,8 @@ export async function loadTools(modules: readonly string[]): Promise<Map<string,
  * the plan calls a read. A catalogue stricter than the implementation is allowed (the
  * gateway then uses the catalogue's risk).
  */
-export function checkCatalogue(plan: PlanIR, registry: ReadonlyMap<string, ToolImpl>): string[] {
+export function checkCatalogue(plan: PlanIR, registry: ReadonlyMap<string, ToolImpl>, used: ReadonlySet<string> = toolsInUse(plan)): string[] {
   const problems: string[] = [];
-  const used = new Set<string>(Object.keys(plan.tools));
-  for (const node of plan.nodes) for (const t of node.allowedTools) used.add(t);
   for (const name of [...used].sort()) {
     const impl = registry.get(name);
     if (!impl) {
@@ -72,6 +70,17 @@ export function checkCatalogue(plan: PlanIR, registry: ReadonlyMap<string, ToolI
     }
   }
   return problems;
+}
+
+/**
+ * The tools a session may call: the catalogue's and those its steps allow, except steps
+ * `settled` already (done or skipped on a resume: none runs again in the session, and a
+ * resume of a long run need not read every such step).
+ */
+export function toolsInUse(plan: PlanIR, settled?: (id: string) => boolean): Set<string> {
+  const used = new Set<string>(Object.keys(plan.tools));
+  for (const node of plan.nodes) if (settled?.(node.id) !== true) for (const t of node.allowedTools) used.add(t);
+  return used;
 }
 
 /** The risk the gateway applies to a tool: the higher of catalogue and implementation. */
