@@ -96,7 +96,7 @@ export async function openStore(run: string, opts: OpenStoreOptions = {}): Promi
 /** Opens the runs at `url` (a PostgreSQL store) or, without one, the run directories under `opts.cwd`. */
 export async function openRuns(url: string | undefined, opts: OpenRunsOptions): Promise<RunStore> {
   if (url === undefined) {
-    const { openRun } = await import("./run.js");
+    const { openRun } = await import("./load.js");
     return {
       kind: "files",
       location: runsRootOf(opts.cwd),
