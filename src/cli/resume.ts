@@ -8,6 +8,7 @@ import { collect, faultHook, MAX_OUTPUT_OPTION, printGate, positiveInt, report, 
 import { progress } from "./progress.js";
 import { openStore, STORE_OPTION, storeUrl } from "./store.js";
 import { verdictStands } from "../lint/verdict-key.js";
+import type { ResumeOptions } from "../runtime/run.js";
 
 export function registerResume(program: Command, ctx: ActionContext): void {
   program
@@ -54,7 +55,7 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
             rerunInterrupted: opts.rerunInterrupted === true,
             // A run started with the gate overridden was the operator's decision: the gate says so with undefined.
             // The linter loads under the run's lock: a resume that finds the run held exits without it.
-            ...(opts.lintGate ? { gate: async (...a) => (await import("../runtime/gated.js")).recordedGate(io.cwd)(...a), gateStands: verdictStands(io.cwd) } : {}),
+            ...(opts.lintGate ? { gate: resumeGate(io.cwd), gateStands: verdictStands(io.cwd) } : {}),
             inputs: parseInputPairs(opts.input),
             ...(opts.tools ? { toolModules: opts.tools.map((t) => resolve(io.cwd, t)) } : {}),
             ...(concurrency !== undefined ? { concurrency } : {}),
@@ -77,4 +78,17 @@ Exit codes: 0 done, 1 failed or terminated, 2 usage error (e.g. the run is held 
         }
       }),
     );
+}
+
+/**
+ * The gate of a resume. A verdict the run kept for this plan, plan file and planspec
+ * version stands (so does an operator's override) without loading the linter and the
+ * compiler; else the recorded plan is linted, under the run's lock.
+ */
+function resumeGate(cwd: string): NonNullable<ResumeOptions["gate"]> {
+  const stands = verdictStands(cwd);
+  return async (plan, state, config, where) => {
+    if (stands(plan.planHash, state.gate, config)) return config.lintGate === false ? undefined : state.gate;
+    return (await import("../runtime/gated.js")).recordedGate(cwd)(plan, state, config, where);
+  };
 }

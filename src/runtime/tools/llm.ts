@@ -8,7 +8,7 @@
  * the prompt, the system text, the model and the token limit: it cannot send the key to
  * another endpoint. Risk `read`: it changes nothing in the world.
  */
-import { makeProvider, PROVIDERS, type ProviderName } from "../../llm/provider.js";
+import type { ProviderName } from "../../llm/provider.js";
 import { ToolError, type ToolImpl } from "./types.js";
 
 const ARGS = new Set(["prompt", "system", "model", "max_tokens", "temperature"]);
@@ -57,6 +57,8 @@ export const llmComplete: ToolImpl = {
   description:
     "One completion from the model the environment names (PLANSPEC_LLM_PROVIDER, PLANSPEC_LLM_BASE_URL, PLANSPEC_LLM_MODEL, OPENAI_API_KEY / ANTHROPIC_API_KEY): { prompt, system?, model?, max_tokens?, temperature? } -> { text, provider, model, usage, truncated }",
   async run(args, ctx) {
+    // The HTTP client loads at the first call: a run of other tools never reads it.
+    const { makeProvider, PROVIDERS } = await import("../../llm/provider.js");
     const env = process.env;
     const name = (env.PLANSPEC_LLM_PROVIDER?.trim() || "openai") as ProviderName;
     if (!PROVIDERS.includes(name)) fail(`PLANSPEC_LLM_PROVIDER must be one of ${PROVIDERS.join(", ")}, got "${name}"`);
