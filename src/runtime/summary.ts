@@ -4,25 +4,25 @@
  */
 import type { IRNode, PlanIR } from "../ir.js";
 import type { NodeState, RunState, StatusSummary } from "./store.js";
+import { formatNumber } from "../util/numbers.js";
 import { planspecVersion } from "../util/version.js";
 import { inStateText } from "./artifact-ref.js";
 import { NotKept, statesInOrder } from "./overview.js";
 import { listedInOrder } from "./plan-file.js";
 
-const nf = new Intl.NumberFormat("en-US");
 
 /** A few words of fact about an output: counts and short scalar fields. */
 export function describeOutput(v: unknown): string {
   if (v === null || v === undefined) return "";
-  if (typeof v === "number") return nf.format(v);
+  if (typeof v === "number") return formatNumber(v);
   if (typeof v === "boolean") return String(v);
-  if (typeof v === "string") return v.length <= 40 && !v.includes("\n") ? JSON.stringify(v) : `${nf.format(v.length)} chars`;
-  if (Array.isArray(v)) return `${nf.format(v.length)} item${v.length === 1 ? "" : "s"}`;
+  if (typeof v === "string") return v.length <= 40 && !v.includes("\n") ? JSON.stringify(v) : `${formatNumber(v.length)} chars`;
+  if (Array.isArray(v)) return `${formatNumber(v.length)} item${v.length === 1 ? "" : "s"}`;
   const parts: string[] = [];
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof x === "number") parts.push(`${k}: ${nf.format(x)}`);
+    if (typeof x === "number") parts.push(`${k}: ${formatNumber(x)}`);
     else if (typeof x === "boolean") parts.push(`${k}: ${x}`);
-    else if (Array.isArray(x)) parts.push(`${k}: ${nf.format(x.length)} item${x.length === 1 ? "" : "s"}`);
+    else if (Array.isArray(x)) parts.push(`${k}: ${formatNumber(x.length)} item${x.length === 1 ? "" : "s"}`);
     else if (typeof x === "string" && x.length <= 30 && !x.includes("\n")) parts.push(`${k}: ${x}`);
     if (parts.length === 3) break;
   }
@@ -167,8 +167,8 @@ function notableSteps(o: Overview): number[] {
 
 /** Steps per status, in a fixed order: `100,000 steps: 99,990 done, 10 pending`. */
 function countLine(plan: PlanIR, o: Overview): string {
-  const parts = ["done", "running", "failed", "pending", "skipped"].filter((s) => o.counts.has(s)).map((s) => `${nf.format(o.counts.get(s)!)} ${s}`);
-  return `${nf.format(plan.order.length)} steps: ${parts.join(", ")}`;
+  const parts = ["done", "running", "failed", "pending", "skipped"].filter((s) => o.counts.has(s)).map((s) => `${formatNumber(o.counts.get(s)!)} ${s}`);
+  return `${formatNumber(plan.order.length)} steps: ${parts.join(", ")}`;
 }
 
 /**
@@ -185,7 +185,7 @@ function statusOf(plan: PlanIR, state: RunState, outputs: ReadonlyMap<string, un
   if (all || plan.order.length <= STATUS_ROWS) return head + formatRows(statusTable(plan, state)) + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
   const shown = notableSteps(o);
   const rows = [TABLE_HEAD, ...shown.map((i) => row(o.ordered[i]!, state.nodes[o.ordered[i]!.id]!))];
-  const omitted = `${countLine(plan, o)}; ${nf.format(shown.length)} shown (--all lists every step)\n`;
+  const omitted = `${countLine(plan, o)}; ${formatNumber(shown.length)} shown (--all lists every step)\n`;
   return head + formatRows(rows) + omitted + "\n" + summaryLines(plan, state, outputs, o).join("\n") + "\n";
 }
 
