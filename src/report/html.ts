@@ -5,6 +5,7 @@
  */
 import { isExprValue, isTemplateValue, type Value } from "../ir.js";
 import { esc } from "./text.js";
+import { formatNumber } from "../util/numbers.js";
 
 const CSS = `
 *{box-sizing:border-box}
@@ -93,7 +94,7 @@ export function jsonExcerpt(value: unknown, maxBytes = 2048): Excerpt {
 
 /** Markup of an excerpt: a <pre> and the "… N more bytes" note. */
 export function excerptHtml(x: Excerpt): string {
-  const more = x.moreBytes > 0 ? `<div class="more">… ${x.moreBytes.toLocaleString("en-US")} more bytes</div>` : "";
+  const more = x.moreBytes > 0 ? `<div class="more">… ${formatNumber(x.moreBytes)} more bytes</div>` : "";
   return `<pre>${esc(x.text)}</pre>${more}`;
 }
 

@@ -9,6 +9,7 @@ import type { RunReportData, StepDetail } from "./run-data.js";
 import { renderSvg } from "./svg-graph.js";
 import { esc } from "./text.js";
 import { renderTimeline, TIMELINE_SCRIPT } from "./timeline.js";
+import { formatNumber } from "../util/numbers.js";
 
 const STEP_PREFIX = "step-";
 
@@ -113,7 +114,7 @@ export function renderRunHtml(data: RunReportData): string {
     `<section id="summary"><h2>Checkpoint summary</h2><ul class="summary">${data.summary.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${runMeta}</section>`,
     `<section id="graph"><h2>Plan graph (coloured by step status; click a step for its details)</h2><div class="graph-wrap">${renderSvg(plan, { status, notes, linkPrefix: STEP_PREFIX })}</div></section>`,
     `<section id="steps"><h2>Steps</h2>${statusTableHtml(data.table)}${data.steps.map(stepDetails).join("")}</section>`,
-    `<section id="timeline"><h2>Timeline (${data.events.length.toLocaleString("en-US")} events)</h2>${renderTimeline(data.events, { linkPrefix: STEP_PREFIX })}</section>`,
+    `<section id="timeline"><h2>Timeline (${formatNumber(data.events.length)} events)</h2>${renderTimeline(data.events, { linkPrefix: STEP_PREFIX })}</section>`,
   ].join("\n");
   return htmlPage({
     title: `${plan.name} — run ${state.runId} (${state.status})`,

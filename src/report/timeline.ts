@@ -5,6 +5,7 @@
 import type { RunEvent } from "../runtime/store.js";
 import { shortJson } from "./html.js";
 import { esc } from "./text.js";
+import { formatNumber } from "../util/numbers.js";
 
 export type EventCategory = "run" | "transition" | "tool" | "failure" | "retry" | "violation" | "limit" | "approval" | "revision" | "resume" | "other";
 
@@ -104,7 +105,7 @@ export function renderTimeline(events: readonly RunEvent[], opts: TimelineOption
     const stepCell = d.step ? `<a href="#${esc(prefix + d.step)}">${esc(d.step)}</a>` : "";
     return `<tr class="event cat-${d.category}" data-category="${d.category}" data-step="${esc(d.step ?? "")}"><td class="num">${e.seq}</td><td class="when">${clock(e.time, start)}</td><td class="ev-type">${esc(e.type)}</td><td>${stepCell}</td><td>${esc(d.text)}</td></tr>`;
   };
-  const gap = tail.length ? `<tr class="gap"><td colspan="5" class="muted">… ${(events.length - head.length - tail.length).toLocaleString("en-US")} events not shown (see events.jsonl) …</td></tr>` : "";
+  const gap = tail.length ? `<tr class="gap"><td colspan="5" class="muted">… ${formatNumber(events.length - head.length - tail.length)} events not shown (see events.jsonl) …</td></tr>` : "";
   const categories = [...new Set(events.map((e) => describeEvent(e).category))].sort();
   const filters =
     `<div class="filters"><label>Category <select id="ev-cat"><option value="">all</option>${categories.map((c) => `<option>${c}</option>`).join("")}</select></label>` +

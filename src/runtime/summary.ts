@@ -10,7 +10,6 @@ import { inStateText } from "./artifact-ref.js";
 import { NotKept, statesInOrder } from "./overview.js";
 import { listedInOrder } from "./plan-file.js";
 
-
 /** A few words of fact about an output: counts and short scalar fields. */
 export function describeOutput(v: unknown): string {
   if (v === null || v === undefined) return "";

@@ -1,6 +1,7 @@
 /**
- * Numbers as en-US writes them (1,234,567.891). Integers are grouped by hand: building
- * ICU's formatter costs ≈ 10–15 ms, more than the rest of a `status` that prints counts.
+ * Numbers as en-US writes them (1,234,567.891), for every count planspec prints (status,
+ * lint messages, reports). Integers are grouped by hand: building ICU's formatter costs
+ * ≈ 10–15 ms, more than the rest of a `status` that prints counts.
  */
 let formatter: Intl.NumberFormat | undefined;
 

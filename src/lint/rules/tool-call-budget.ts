@@ -8,6 +8,7 @@
 import type { IRNode } from "../../ir.js";
 import { defineRule } from "../rule.js";
 import { backoffCeilingMs, retryBackoff } from "../../util/backoff.js";
+import { formatNumber } from "../../util/numbers.js";
 
 interface Cost {
   node: IRNode;
@@ -48,7 +49,7 @@ export const rule = defineRule({
         ctx.report({
           messageId: "calls",
           path: ["limits", "max_tool_calls"],
-          data: { total: num(total), limit: num(maxToolCalls), arithmetic: sumTerms(costs.filter((c) => c.calls > 0), (c) => c.calls, (c) => c.callTerms.join(" × "), num) },
+          data: { total: formatNumber(total), limit: formatNumber(maxToolCalls), arithmetic: sumTerms(costs.filter((c) => c.calls > 0), (c) => c.calls, (c) => c.callTerms.join(" × "), formatNumber) },
         });
       }
     }
@@ -130,10 +131,6 @@ function sumTerms(costs: Cost[], value: (c: Cost) => number, terms: (c: Cost) =>
   const rest = sorted.slice(3);
   if (rest.length) shown.push(`${show(rest.reduce((n, c) => n + value(c), 0))} from ${rest.length} other step${rest.length === 1 ? "" : "s"}`);
   return shown.join(" + ");
-}
-
-function num(n: number): string {
-  return n.toLocaleString("en-US");
 }
 
 /** 83h 20m, 1m 30s, 500ms. */
