@@ -34,6 +34,7 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   firebase: lookup({ deploy: "x", "hosting:disable": "xd", "firestore:delete": "xd", "database:remove": "xd", "database:set": "x", "functions:delete": "xd" }),
   vercel: lookup({ "": "x", deploy: "x", rm: "xd", remove: "xd", promote: "x", rollback: "x", alias: "x" }),
   netlify: lookup({ deploy: "x", "sites:delete": "xd", "env:set": "x" }),
+  wrangler: lookup({ deploy: "x", publish: "x", delete: "xd", rollback: "x" }),
   fly: lookup({ deploy: "x", destroy: "xd", scale: "x", launch: "x" }),
   flyctl: lookup({ deploy: "x", destroy: "xd", scale: "x", launch: "x" }),
   heroku: lookup({ "pg:reset": "xd", "apps:destroy": "xd", destroy: "xd", "ps:scale": "x", "config:set": "x", "releases:rollback": "x", run: "x", "pg:promote": "x" }),
@@ -91,7 +92,8 @@ const DB_TASKS: Readonly<Record<string, Kind>> = lookup({
   "db:drop": "d", "db:reset": "d", "db:purge": "d", "db:schema:load": "d", "db:truncate_all": "d", "db:migrate": "w", "db:rollback": "d", "db:seed": "w", "db:setup": "w",
   flush: "d", migrate: "w", loaddata: "w", sqlflush: "d",
 });
-const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin"]);
+// `python -m django flush` is django-admin by its module name.
+const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin", "django"]);
 
 /** Redis commands by what they do to the data. */
 const REDIS_DESTRUCTIVE = /^(?:FLUSHALL|FLUSHDB|DEL|UNLINK|EXPIRE|PEXPIRE|GETDEL|SPOP|LPOP|RPOP|HDEL|SREM|ZREM|XDEL|XTRIM)$/i;
@@ -106,7 +108,8 @@ const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|fin
 const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "ship"]);
 // Infrastructure torn down (external), or data destroyed where the target does not say (a write).
 const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
-const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm"]);
+// `make clean`, `npm run clear-cache`, `make prune`, `task flush`: a target by these words deletes what it names.
+const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm", "clean", "distclean", "clobber", "clear", "prune", "flush", "expunge"]);
 // What `remove_background.py` removes is part of an image or a recording: a transformation, not a removal.
 const MEDIA_OBJECT = new Set(["background", "bg", "watermark", "watermarks", "noise", "silence", "vocals", "echo", "blur", "redeye", "object", "objects", "text", "shadows"]);
 // A script whose name says it changes data or the machine: `./migrate.sh`, `seed_db.py`.

@@ -57,7 +57,10 @@ const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query"
 const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall"]);
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel"]);
+// `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put"]);
+/** Modules and packages that serve a directory to the network: the files leave the machine. */
+const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server"]);
 
 /** Programs that make a string look like a command even outside a shell tool. */
 export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
@@ -100,6 +103,8 @@ const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n]\s*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
 
+const NO_VARS: ReadonlyMap<string, string> = new Map();
+
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
@@ -126,7 +131,9 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     } else if (echoed !== undefined) for (const e of sqlEffects(echoed, "strong")) out.push({ ...e, what: `\`| ${name} ${e.what.replace(/`/g, "")}\`` });
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
-  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth);
+  if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) commandEffect([m[1]!], out, depth + 1);
+  const vars = text.includes("=") ? new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""])) : NO_VARS;
+  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth, vars);
   return out;
 }
 
@@ -159,7 +166,34 @@ export function firstProgram(text: string): string | undefined {
   return m ? basename(m[1]!) : undefined;
 }
 
-function commandEffect(words: string[], out: CommandEffect[], depth: number): void {
+/**
+ * The program of `eval TEXT` or `sh -c TEXT` (`runner`): read as the command line it is,
+ * or, when it is only a variable the plan does not set (`eval "$CMD"`) or a file's content
+ * (`bash -c "$(cat cmd.txt)"`), code the plan does not show. A variable the command line
+ * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
+ */
+function programText(runner: string, text: string, out: CommandEffect[], depth: number, vars: ReadonlyMap<string, string>): void {
+  const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
+  const known = variable ? vars.get(variable[1]!) : undefined;
+  if (known !== undefined) return void out.push(...commandEffects(known, depth + 1));
+  if (variable || /^\{\}$/.test(text.trim()) || FILE_CONTENT.test(text)) {
+    const shown = text.trim().replace(/\s+/g, " ");
+    out.push({ risk: "write", destructive: true, what: `\`${runner} ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
+    return;
+  }
+  out.push(...commandEffects(text, depth + 1));
+}
+
+/** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
+const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+|(?:cat|head|tail)\b[^()|;&]*)\s*\)\s*$/;
+
+/** `NAME=value` set by the command line to a literal (quoted or one word), for `eval "$NAME"`. */
+const ASSIGNED = /(?:^|[;&|\n(]\s*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
+
+/** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
+const CATTED_TO_SHELL = /(?:^|[;&|(\n]\s*)cat\s+([^\s|;&<>()]+)\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)(?:\s+-s)?\s*(?=$|[;&|)\n])/g;
+
+function commandEffect(words: string[], out: CommandEffect[], depth: number, vars: ReadonlyMap<string, string> = NO_VARS): void {
   let i = 0;
   // Wrappers and variable assignments in front of the program.
   for (;;) {
@@ -172,7 +206,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
     } else if (basename(w) === "timeout") i += 2;
     // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`: the program is the word after.
     else if ((basename(w) === "bundle" || basename(w) === "pnpm") && words[i + 1] === "exec") i += 2;
-    else if (basename(w) === "yarn" && words[i + 1] === "dlx") i += 2;
+    else if ((basename(w) === "yarn" || basename(w) === "pnpm") && words[i + 1] === "dlx") i += 2;
     // `uv run python -c …`, `poetry run python …`: the program is the word after `run`.
     else if (/^(?:uv|poetry|pipenv|pdm|hatch|rye|conda|mamba|micromamba)$/.test(basename(w)) && words[i + 1] === "run") {
       i += 2;
@@ -201,14 +235,21 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number): vo
   }
   // `eval "rm -rf /data"` runs its words as a command line.
   if (program === "eval") {
-    if (args.length > 0 && depth < 3) out.push(...commandEffects(args.join(" "), depth + 1));
+    if (args.length > 0 && depth < 3) programText("eval", args.join(" "), out, depth, vars);
     return;
   }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
-    if (c >= 0 && args[c + 1] !== undefined && depth < 3) out.push(...commandEffects(args[c + 1]!, depth + 1));
+    if (c >= 0 && args[c + 1] !== undefined && depth < 3) programText(`${program} -c`, args[c + 1]!, out, depth, vars);
+    // `bash < purge.sh`: the script on stdin, read by its name as `bash purge.sh` is.
+    else if (c < 0 && args[0] === "<" && args[1] !== undefined && depth < 3) commandEffect([args[1]], out, depth + 1);
+    else if (c < 0 && /^<[^<]/.test(args[0] ?? "") && depth < 3) commandEffect([args[0]!.slice(1)], out, depth + 1);
     // `bash scripts/deploy.sh prod`: the script, read by its name.
     else if (c < 0 && args[0] !== undefined && !args[0].startsWith("-") && depth < 3) commandEffect(args, out, depth + 1);
+    return;
+  }
+  if (FILE_SERVERS.has(program)) {
+    out.push({ risk: "external", destructive: false, what: `\`${program}\` (serves files to the network)` });
     return;
   }
   if (program === "ssh") {

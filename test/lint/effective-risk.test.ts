@@ -402,7 +402,7 @@ describe("hostile input", () => {
     const fc = await import("fast-check");
     const text = fc.oneof(
       fc.string({ maxLength: 80 }),
-      fc.array(fc.constantFrom("rm", "-rf", "kubectl", "delete", "git", "push", "'", '"', ";", "&&", "|", "$(", ")", "bash", "-c", "ssh", "DROP", "TABLE", "WITH", "(", "--", "/*", "x"), { maxLength: 12 }).map((w) => w.join(" ")),
+      fc.array(fc.constantFrom("rm", "-rf", "kubectl", "delete", "git", "push", "'", '"', ";", "&&", "|", "$(", ")", "bash", "-c", "ssh", "DROP", "TABLE", "WITH", "(", "--", "/*", "x", "eval", "cat", "=", "X=", "$X", "<", "{}"), { maxLength: 12 }).map((w) => w.join(" ")),
     );
     fc.assert(
       fc.property(text, fc.constantFrom<"strong" | "weak" | "none">("strong", "weak", "none"), (s, ctx) => {
@@ -422,6 +422,10 @@ describe("large input stays linear", () => {
     expect(sqlEffects(s, "strong")[0]?.what).toBe("`DELETE FROM`");
     expect(sqlEffects(`SELECT $body$ DROP TABLE x $body$`, "strong")).toEqual([]);
     expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
+    // Many assignments before an eval, many `cat | ` before a shell, a substitution of a long file list: read in one pass, named briefly.
+    expect(commandEffects(`${"a=b; ".repeat(40000)}eval "$c"`).map((e) => e.what)).toEqual(["`eval $c` (code the plan does not show)"]);
+    expect(commandEffects(`${"cat x | ".repeat(20000)}bash`)).toEqual([]);
+    expect(commandEffects(`eval "$(cat ${"a ".repeat(50000)})"`).map((e) => e.what)).toEqual([`\`eval $(cat ${"a ".repeat(26)}a…\` (code the plan does not show)`]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
@@ -618,5 +622,67 @@ describe("SQL files, scripts by path, package installs and methods in variables 
 
   it("a parameter's default is no method", () => {
     expect(runCommand(`python3 -c "def fetch(url, method=None): pass; fetch('https://x.example.com')"`).risk).toBe("read");
+  });
+});
+
+describe("effects behind a name: package runners, task targets, modules, code from a file or a variable (passed the gate at 15a3a87)", () => {
+  it.each([
+    // File removers fetched by a package runner: rimraf is `rm -rf` by another name.
+    ["npx rimraf dist", "write", true, "`rimraf`"],
+    ["npx --yes rimraf dist", "write", true, "`rimraf`"],
+    ["pnpm dlx rimraf .cache", "write", true, "`rimraf`"],
+    ["yarn dlx rimraf build", "write", true, "`rimraf`"],
+    ["bunx del-cli 'logs/**'", "write", true, "`del-cli`"],
+    ["npx wrangler deploy", "external", false, "`wrangler deploy`"],
+    // Task targets that delete: `clean` is `cleanup` by its usual name.
+    ["make clean", "write", true, "`make clean`"],
+    ["make distclean", "write", true, "`make distclean`"],
+    ["npm run clean", "write", true, "`npm run clean`"],
+    ["yarn clear-cache", "write", true, "`yarn clear-cache`"],
+    ["task flush", "write", true, "`task flush`"],
+    ["make prune", "write", true, "`make prune`"],
+    ["python3 bin/prune_snapshots.py --older-than 30d", "write", true, "`prune_snapshots.py`"],
+    // Modules run as programs.
+    ["python3 -m http.server 8080 --directory /srv/records", "external", false, "`http.server` (serves files to the network)"],
+    ["npx http-server ./exports -p 8080", "external", false, "`http-server` (serves files to the network)"],
+    ["python -m django flush --noinput", "write", true, "`django flush`"],
+    // A script handed to a shell on stdin is read by its name, as `bash cleanup.sh` is.
+    ["cat cleanup.sh | bash", "write", true, "`cleanup.sh`"],
+    ["bash < purge_tmp.sh", "write", true, "`purge_tmp.sh`"],
+    // Code held in a variable or read from a file at run time: the plan does not show it.
+    ['eval "$CLEANUP_CMD"', "write", true, "`eval $CLEANUP_CMD` (code the plan does not show)"],
+    ["eval $CMD", "write", true, "`eval $CMD` (code the plan does not show)"],
+    ['bash -c "$CMD"', "write", true, "`bash -c $CMD` (code the plan does not show)"],
+    ['bash -c "$(cat cmd.txt)"', "write", true, "`bash -c $(cat cmd.txt)` (code the plan does not show)"],
+    ['eval "$(< steps.txt)"', "write", true, "`eval $(< steps.txt)` (code the plan does not show)"],
+    // …unless the plan shows the value: it is read as the command it is.
+    ['CMD="rm -rf /srv/cache"; eval "$CMD"', "write", true, "`rm -rf`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "npx eslint .",
+    "npx tsc --noEmit",
+    "npx prettier --check .",
+    "pnpm dlx cowsay hi",
+    "make test",
+    "make lint",
+    "npm run check",
+    "python3 -m json.tool data.json",
+    "python3 -m pytest -q --co",
+    "python -m pip list",
+    "python3 scripts/count_orders.py",
+    "python3 clean_transcripts.py --dry-run",
+    "cat report.txt | wc -l",
+    "cat check_disk.sh | bash",
+    'eval "$(ssh-agent -s)"',
+    'eval "$(pyenv init -)"',
+    'CMD="df -h"; eval "$CMD"',
+    "find . -name '*.log' | xargs -I{} sh -c 'wc -l {}'",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
   });
 });
