@@ -44,6 +44,27 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   liquibase: lookup({ update: "w", dropall: "d", rollback: "w", "rollback-count": "w", "update-sql": "w" }),
   alembic: lookup({ upgrade: "w", downgrade: "d", stamp: "w" }),
   "ansible-playbook": lookup({ "": "x" }),
+  // Migration and ORM tools (two or three words: `supabase db reset`, `dotnet ef database drop`).
+  artisan: lookup({ "migrate:fresh": "d", "migrate:reset": "d", "migrate:refresh": "d", "migrate:rollback": "d", "db:wipe": "d", migrate: "w", "db:seed": "w", "cache:clear": "d" }),
+  knex: lookup({ "migrate:rollback": "d", "migrate:down": "d", "migrate:latest": "w", "migrate:up": "w", "seed:run": "w" }),
+  sequelize: lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" }),
+  typeorm: lookup({ "schema:drop": "d", "migration:revert": "d", "schema:sync": "w", "migration:run": "w" }),
+  "drizzle-kit": lookup({ drop: "d", push: "w", migrate: "w" }),
+  supabase: lookup({ "db reset": "d", "db push": "w", "projects delete": "xd", "functions deploy": "x", "functions delete": "xd", "secrets set": "x" }),
+  dotnet: lookup({ "ef database drop": "d", "ef database update": "w", "ef migrations remove": "w", clean: "d" }),
+  glab: lookup({ "repo delete": "xd", "repo archive": "xd", "release delete": "xd", "release create": "x", "mr create": "x", "mr merge": "x", "mr close": "xd", "issue create": "x", "issue close": "x", "issue delete": "xd" }),
+  // Caches and build outputs removed (`make clean` by another name).
+  npm: lookup({ "cache clean": "d" }),
+  yarn: lookup({ "cache clean": "d" }),
+  pnpm: lookup({ "store prune": "d" }),
+  go: lookup({ clean: "d" }),
+  cargo: lookup({ clean: "d" }),
+  mvn: lookup({ clean: "d" }),
+  gradle: lookup({ clean: "d" }),
+  gradlew: lookup({ clean: "d" }),
+  brew: lookup({ cleanup: "d" }),
+  composer: lookup({ "clear-cache": "d", clearcache: "d" }),
+  conda: lookup({ clean: "d" }),
 });
 
 /**
@@ -109,11 +130,11 @@ const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "shi
 // Infrastructure torn down (external), or data destroyed where the target does not say (a write).
 const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
 // `make clean`, `npm run clear-cache`, `make prune`, `task flush`: a target by these words deletes what it names.
-const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm", "clean", "distclean", "clobber", "clear", "prune", "flush", "expunge"]);
+const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm", "clean", "distclean", "clobber", "clear", "prune", "flush", "expunge", "tidy"]);
 // What `remove_background.py` removes is part of an image or a recording: a transformation, not a removal.
 const MEDIA_OBJECT = new Set(["background", "bg", "watermark", "watermarks", "noise", "silence", "vocals", "echo", "blur", "redeye", "object", "objects", "text", "shadows"]);
 // A script whose name says it changes data or the machine: `./migrate.sh`, `seed_db.py`.
-const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate"]);
+const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate", "fix", "repair"]);
 
 /** What a SQL file does, by its path's words: undefined for one named for a look-up (`report.sql`), a write when the name says nothing. */
 export function sqlFileKind(file: string): { risk: Risk; destructive: boolean } | undefined {
@@ -131,12 +152,21 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
   const s0 = sub[0] ?? "";
   const pkg = PACKAGE_MANAGERS[program]?.[s0.toLowerCase()];
   if (pkg) return { ...EFFECT[pkg], what: `${program} ${s0}` };
+  if (program === "pip" || program === "pip3") {
+    if (s0 === "cache" && /^(?:purge|remove)$/.test(sub[1] ?? "")) return { ...EFFECT.d, what: `${program} cache ${sub[1]}` };
+  }
+  // `mvn clean install`, `gradle clean build`: a goal anywhere among the first words.
+  if ((program === "mvn" || program === "gradle" || program === "gradlew") && sub.includes("clean")) return { ...EFFECT.d, what: `${program} clean` };
+  if (program === "stripe") return stripeEffect(sub);
   const table = SUBCOMMANDS[program];
   if (table) {
-    const named = s0 ? table[s0.toLowerCase()] : undefined;
+    // The longest run of subcommand words the table names: `dotnet ef database drop`, `supabase db reset`, `pulumi up`.
+    const n = [3, 2, 1].find((k) => sub.length >= k && table[sub.slice(0, k).join(" ").toLowerCase()] !== undefined);
+    const named = n !== undefined ? table[sub.slice(0, n).join(" ").toLowerCase()] : undefined;
     // A program that acts alone (`vercel`, `vercel ./site`, `ansible-playbook site.yml`) unless its subcommand reads.
     const kind = named ?? (table[""] !== undefined && !ALONE_READS[program]?.has(s0.toLowerCase()) ? table[""] : undefined);
-    return kind ? { ...EFFECT[kind], what: named ? `${program} ${s0}` : program } : undefined;
+    if (kind) return { ...EFFECT[kind], what: named ? `${program} ${sub.slice(0, n).join(" ")}` : program };
+    if (!TASK_RUNNERS.has(program) && !TASK_TOOLS.has(program)) return undefined;
   }
   if (program === "prisma") {
     const two = `${s0} ${sub[1] ?? ""}`.trim();
@@ -163,6 +193,17 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
     return undefined;
   }
   return taskTarget(program, sub, byPath);
+}
+
+/** Programs in the table above that also run tasks by name (`npm run clean`, `yarn clear-cache`): looked at again below. */
+const TASK_TOOLS = new Set(["npm", "pnpm", "yarn", "dotnet"]);
+
+/** `stripe <resource> <verb>`: a change to the account (external); deleting or cancelling destroys. */
+function stripeEffect(sub: readonly string[]): CliEffect | undefined {
+  const [resource, verb] = sub;
+  if (!resource || !verb || /^(?:list|retrieve|get|search|listen|logs|login|config|version|help|samples|open|status|trigger|fixtures)$/.test(resource) || /^(?:list|retrieve|get|search)$/.test(verb)) return undefined;
+  const destructive = /^(?:delete|cancel|void|close|reject|expire|deactivate|detach)$/.test(verb);
+  return { ...EFFECT[destructive ? "xd" : "x"], what: `stripe ${resource} ${verb}` };
 }
 
 /** The Redis command word of a `redis-cli` line: the first word after its options. */

@@ -56,9 +56,29 @@ const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "c
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
 const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
-const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall"]);
+const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+/**
+ * Programs that run a command after their own options (`values`: the options that take a
+ * value) and `operands` words (chroot's directory, flock's lock file), `sub` words before
+ * the options (tmux's subcommand); `command`: a `-c`
+ * option holds a command line instead; `line`: the command is a shell line (tmux).
+ */
+const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; sub?: number; command?: boolean; line?: boolean }>> = lookup({
+  "systemd-run": { values: /^(?:-[upEMH]|--unit|--property|--setenv|--machine|--host|--description|--slice|--uid|--gid|--working-directory|--on-[a-z]+|--timer-property)$/, operands: 0 },
+  runuser: { values: /^(?:-[ugs]|--user|--group|--shell)$/, operands: 0, command: true },
+  su: { values: /^(?:-[gs]|--group|--shell)$/, operands: 0, command: true },
+  chroot: { values: /^(?:--userspec|--groups)$/, operands: 1 },
+  nsenter: { values: /^(?:-[tSGw]|--target|--setuid|--setgid|--wd)$/, operands: 0 },
+  flock: { values: /^(?:-[wE]|--timeout|--wait|--conflict-exit-code)$/, operands: 1, command: true },
+  script: { values: /^(?:-[TtIOBEm]|--log-[a-z]+|--timing|--echo|--logging-format)$/, operands: 0, command: true },
+  // `screen -dmS name cmd`: an option ending in S names the session.
+  screen: { values: /^-[a-zA-Z]*[Sctp]$/, operands: 0 },
+  // `tmux new-session -d -s name "cmd"`: the subcommand comes before the options.
+  tmux: { values: /^-[stncexyFeSL]$/, operands: 0, sub: 1, line: true },
+});
+
 /** Modules and packages that serve a directory to the network: the files leave the machine. */
 const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server"]);
 
@@ -105,6 +125,20 @@ const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1
 
 const NO_VARS: ReadonlyMap<string, string> = new Map();
 
+/**
+ * What a command line sets up for the commands in it: the variables it sets to literals,
+ * and whether it sources a file (`source ops.sh && tidy_all`: the functions it then calls
+ * are code the plan does not show, read by their names as scripts are).
+ */
+interface Line {
+  vars: ReadonlyMap<string, string>;
+  sourced: boolean;
+}
+const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
+const SOURCED = /(?:^|[;&|(\n]\s*)(?:source|\.)\s+(?!<\()\S/;
+/** A shell function's usual name: words joined by `_` or `-` (`tidy_all`, `purge-cache`). */
+const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
+
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
@@ -131,9 +165,14 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     } else if (echoed !== undefined) for (const e of sqlEffects(echoed, "strong")) out.push({ ...e, what: `\`| ${name} ${e.what.replace(/`/g, "")}\`` });
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
-  if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) commandEffect([m[1]!], out, depth + 1);
-  const vars = text.includes("=") ? new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""])) : NO_VARS;
-  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth, vars);
+  if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
+  if (depth < 3) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  const line: Line = {
+    vars: text.includes("=") ? new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""])) : NO_VARS,
+    sourced: SOURCED.test(text),
+  };
+  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth, line);
   return out;
 }
 
@@ -172,7 +211,7 @@ export function firstProgram(text: string): string | undefined {
  * (`bash -c "$(cat cmd.txt)"`), code the plan does not show. A variable the command line
  * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
  */
-function programText(runner: string, text: string, out: CommandEffect[], depth: number, vars: ReadonlyMap<string, string>): void {
+function programText(runner: string, text: string, out: CommandEffect[], depth: number, { vars }: Line): void {
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
   const known = variable ? vars.get(variable[1]!) : undefined;
   if (known !== undefined) return void out.push(...commandEffects(known, depth + 1));
@@ -191,9 +230,22 @@ const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+|(?:cat|head|tail)\b[^()|;&]*)\s*\)\s
 const ASSIGNED = /(?:^|[;&|\n(]\s*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
 
 /** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
-const CATTED_TO_SHELL = /(?:^|[;&|(\n]\s*)cat\s+([^\s|;&<>()]+)\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)(?:\s+-s)?\s*(?=$|[;&|)\n])/g;
+const CATTED_TO_SHELL = /(?:^|[;&|(\n]\s*)cat\s+([^\s|;&<>()]+)\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:\s+-s)?\s*(?=$|[;&|)\n])/g;
 
-function commandEffect(words: string[], out: CommandEffect[], depth: number, vars: ReadonlyMap<string, string> = NO_VARS): void {
+/** A job given to `at` or `batch`: echoed into it, or as a here-string. */
+const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:at|batch)\b|(?:^|[;&|(\n]\s*)(?:at|batch)\b[^<;&|\n]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+
+/**
+ * A file a shell reads its program from on stdin (`cat F | bash`, `bash < F`): a script is
+ * read by its name, as `bash F` is; any other file (`steps.txt`) holds commands the plan
+ * does not show.
+ */
+function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number): void {
+  if (/\.(?:sh|bash|zsh|ksh)$/.test(file)) return commandEffect([file], out, depth + 1);
+  out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
+}
+
+function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
   let i = 0;
   // Wrappers and variable assignments in front of the program.
   for (;;) {
@@ -216,6 +268,28 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, var
       i++;
       while (words[i]?.startsWith("-")) i++;
     }
+    // `systemd-run -p Nice=10 rm ...`, `chroot /mnt rm ...`, `flock /tmp/l rm ...`: the command after the wrapper's options and operands.
+    else if (basename(w) in RUNS_AFTER) {
+      const spec = RUNS_AFTER[basename(w)]!;
+      const rest = words.slice(i + 1);
+      // `su -c "..."`, `flock F -c "..."`, `script -c "..."`: the option's value is a command line.
+      const c = spec.command ? rest.findIndex((a) => a === "-c" || a === "--command") : -1;
+      if (c >= 0) {
+        if (rest[c + 1] !== undefined && depth < 3) programText(`${basename(w)} -c`, rest[c + 1]!, out, depth, line);
+        return;
+      }
+      i += 1 + (spec.sub ?? 0);
+      while (words[i] !== undefined && words[i]!.startsWith("-") && words[i] !== "--") i += spec.values.test(words[i]!) ? 2 : 1;
+      if (words[i] === "--") i++;
+      i += spec.operands;
+      // `tmux new -d "rm -rf x"`: the command is one shell line.
+      if (spec.line && words[i] !== undefined && depth < 3) {
+        out.push(...commandEffects(words.slice(i).join(" "), depth + 1));
+        return;
+      }
+    }
+    // `php artisan migrate:fresh`: artisan is the program.
+    else if (basename(w) === "php" && words[i + 1] === "artisan") i++;
     // `python3 -m pip install x`: the module is the program.
     else if (/^python[0-9.]*$/.test(basename(w)) && words[i + 1] === "-m" && words[i + 2] !== undefined) {
       words = [...words.slice(0, i), words[i + 2]!.replace(/\.__main__$/, ""), ...words.slice(i + 3)];
@@ -235,15 +309,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, var
   }
   // `eval "rm -rf /data"` runs its words as a command line.
   if (program === "eval") {
-    if (args.length > 0 && depth < 3) programText("eval", args.join(" "), out, depth, vars);
+    if (args.length > 0 && depth < 3) programText("eval", args.join(" "), out, depth, line);
     return;
   }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
-    if (c >= 0 && args[c + 1] !== undefined && depth < 3) programText(`${program} -c`, args[c + 1]!, out, depth, vars);
+    if (c >= 0 && args[c + 1] !== undefined && depth < 3) programText(`${program} -c`, args[c + 1]!, out, depth, line);
     // `bash < purge.sh`: the script on stdin, read by its name as `bash purge.sh` is.
-    else if (c < 0 && args[0] === "<" && args[1] !== undefined && depth < 3) commandEffect([args[1]], out, depth + 1);
-    else if (c < 0 && /^<[^<]/.test(args[0] ?? "") && depth < 3) commandEffect([args[0]!.slice(1)], out, depth + 1);
+    else if (c < 0 && args[0] === "<" && args[1] !== undefined && depth < 3) shellStdin(`${program} < ${args[1]}`, args[1], out, depth);
+    else if (c < 0 && /^<[^<]/.test(args[0] ?? "") && depth < 3) shellStdin(`${program} < ${args[0]!.slice(1)}`, args[0]!.slice(1), out, depth);
     // `bash scripts/deploy.sh prod`: the script, read by its name.
     else if (c < 0 && args[0] !== undefined && !args[0].startsWith("-") && depth < 3) commandEffect(args, out, depth + 1);
     return;
@@ -362,6 +436,22 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, var
       if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !/^s3:\/\//.test(args[args.length - 1] ?? "")) return;
       return push(CLOUD_DESTRUCTIVE.test(op) ? XD : X, `${program} ${program === "aws" ? `${s0} ${op}` : op}`);
     }
+    case "http":
+    case "https":
+    case "xh":
+    case "xhs": {
+      // HTTPie and xh: `http [options] [METHOD] URL [items]`; data items (`a=b`, `a:=1`) without a method POST.
+      const words = args.filter((a) => !a.startsWith("-"));
+      const named = /^(?:GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)$/i.test(words[0] ?? "") ? words[0]!.toUpperCase() : undefined;
+      const items = words.slice(named ? 2 : 1);
+      const method = named ?? (items.some((a) => /^[^=:/]+(?::=|=)(?!=)/.test(a)) || args.some((a) => /^(?:-f|--form|--raw)(?:=|$)/.test(a)) ? "POST" : undefined);
+      if (method === "DELETE") return push(XD, `${program} DELETE`);
+      if (method && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(X, `${program} ${method}`);
+      if (program === "http" || program === "https") break;
+      return;
+    }
+  }
+  switch (program) {
     case "curl":
     case "wget":
     case "http":
@@ -373,7 +463,101 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, var
       const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a));
       if (method === "DELETE") return push(XD, `${program} -X DELETE`);
       if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);
+      // A download kept in a file: `curl -o /usr/local/bin/x`, `curl -O`, `wget -O /etc/x` (not `-`, not /dev/null).
+      const out = program === "curl" ? outputFile(args, /^(?:-o|--output)$/, /^-o(.+)$|^--output=(.+)$/) : program === "wget" ? outputFile(args, /^(?:-O|--output-document)$/, /^-[a-zA-Z]*O(.+)$|^--output-document=(.+)$/) : undefined;
+      if (out !== undefined) return push(W, `${program} ${program === "curl" ? "-o" : "-O"}`);
+      if (program === "curl" && args.some((a) => /^(?:-O|--remote-name(?:-all)?|-[a-zA-Z]*O)$/.test(a) && !/^-[a-zA-Z]*o/.test(a))) return push(W, "curl -O");
       return;
+    }
+    case "ansible": {
+      // `ansible hosts -m shell -a "rm -rf x"`: the module's arguments are its command line; other modules by what they change.
+      const m = args.findIndex((a) => a === "-m" || a === "--module-name");
+      const module = (m >= 0 ? args[m + 1] : undefined)?.replace(/^ansible\.builtin\./, "") ?? "command";
+      const a = args.findIndex((x) => x === "-a" || x === "--args");
+      const moduleArgs = a >= 0 ? args[a + 1] ?? "" : "";
+      if (/^(?:shell|command|raw)$/.test(module)) {
+        if (moduleArgs && depth < 3) out.push(...commandEffects(moduleArgs, depth + 1));
+        return;
+      }
+      if (/\bstate=absent\b/.test(moduleArgs)) return push(D, `ansible -m ${module} state=absent`);
+      if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key)$/.test(module)) return push(W, `ansible -m ${module}`);
+      return;
+    }
+    case "journalctl":
+      if (args.some((a) => /^--vacuum-/.test(a))) return push(D, "journalctl --vacuum");
+      if (args.includes("--rotate")) return push(W, "journalctl --rotate");
+      return;
+    case "awk":
+    case "gawk":
+      if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
+      return;
+    case "tar": {
+      // The mode letters (`-xzf`, `xzf`, `-x -f`, `--extract`): extracting writes files; creating writes the archive unless it goes to stdout.
+      const first = args[0] ?? "";
+      const bundle = /^[a-zA-Z]+$/.test(first) ? first : "";
+      const letters = bundle + args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join("");
+      if (/x/.test(letters) || args.some((a) => /^--(?:extract|get)$/.test(a))) return push(W, "tar -x");
+      if (args.includes("--delete")) return push(D, "tar --delete");
+      if (!/[cruA]/.test(letters) && !args.some((a) => /^--(?:create|append|update|concatenate)$/.test(a))) return;
+      const f = args.findIndex((a) => (a === bundle && bundle.includes("f")) || /^-[a-zA-Z]*f$/.test(a));
+      const file = outputFile(args, /^--file$/, /^--file=(.+)$/) ?? (f >= 0 ? outputFile([args[f + 1] ?? "-"], /^$/, /^(.+)$/) : undefined);
+      if (file !== undefined) return push(W, "tar -c");
+      return;
+    }
+    case "unzip":
+      if (args.some((a) => /^-[a-zA-Z]*[lvtpZ]/.test(a))) return;
+      return push(W, "unzip");
+    case "gzip":
+    case "gunzip":
+    case "bzip2":
+    case "bunzip2":
+    case "xz":
+    case "unxz":
+    case "zstd":
+    case "unzstd":
+    case "lz4":
+    case "compress":
+    case "uncompress": {
+      // Compressing a file in place replaces it; to stdout, a test or a listing writes nothing.
+      if (args.some((a) => /^(?:--stdout|--to-stdout|--test|--list|--help|--version)$/.test(a) || /^-[a-zA-Z0-9]*[ctlhVL]/.test(a))) return;
+      if (!args.some((a) => !a.startsWith("-") && a !== "<")) return;
+      return push(W, program);
+    }
+    case "iptables":
+    case "ip6tables": {
+      if (args.some((a) => /^(?:-F|--flush|-X|--delete-chain|-Z|--zero)$/.test(a))) return push(D, `${program} -F`);
+      const change = args.find((a) => /^(?:-[AIDRPNE]|--(?:append|insert|delete|replace|policy|new-chain|rename-chain))$/.test(a));
+      if (change) return push(W, `${program} ${change}`);
+      return;
+    }
+    case "nft":
+      if (s0 === "flush" || s0 === "delete" || s0 === "destroy") return push(D, `nft ${s0}`);
+      if (/^(?:add|insert|replace|create|rename|reset|-f)$/.test(s0) || args.includes("-f")) return push(W, `nft ${s0 || "-f"}`);
+      return;
+    case "ufw":
+      if (s0 === "reset") return push(D, "ufw reset");
+      if (/^(?:enable|disable|allow|deny|reject|limit|delete|default|insert|route|reload|prepend|logging)$/.test(s0)) return push(W, `ufw ${s0}`);
+      return;
+    case "sysctl":
+      if (args.some((a) => /^(?:-w|--write|-p|--load|--system)$/.test(a) || (!a.startsWith("-") && a.includes("=")))) return push(W, "sysctl -w");
+      return;
+    case "ip": {
+      // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it.
+      const verb = sub[1] ?? "";
+      if (/^(?:set|add|del|delete|change|replace|flush|append|prepend|up|down)$/.test(verb)) return push(W, `ip ${s0} ${verb}`);
+      return;
+    }
+    case "mount":
+      if (args.some((a) => !a.startsWith("-"))) return push(W, "mount");
+      return;
+    case "logrotate":
+      if (args.some((a) => /^(?:-d|--debug)$/.test(a))) return;
+      return push(W, "logrotate");
+    case "scp": {
+      // To another host leaves the machine; from one writes here.
+      const operands = afterOptions(args, new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-c", "-S"]));
+      if (operands.length < 2) return;
+      return push(REMOTE_PATH.test(operands[operands.length - 1]!) ? X : W, "scp");
     }
     case "systemctl":
     case "service": {
@@ -439,7 +623,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, var
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
-  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/"));
+  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/") || (line.sourced && FUNCTION_NAME.test(program)));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);
@@ -465,6 +649,22 @@ function afterOptions(args: readonly string[], valueFlags: ReadonlySet<string>):
   let k = 0;
   while (k < args.length && args[k]!.startsWith("-")) k += valueFlags.has(args[k]!) ? 2 : 1;
   return args.slice(k);
+}
+
+/** `user@host:path` or `host:path` (not `C:\\`, not a URL). */
+const REMOTE_PATH = /^(?:[\w.-]+@)?[\w.-]+:(?!\/\/)/;
+
+/** The file a download or an archive is written to, unless it is stdout or /dev/*; undefined when none is named. */
+function outputFile(args: readonly string[], flag: RegExp, attached: RegExp): string | undefined {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    const file = flag.test(a) ? args[k + 1] : (() => {
+      const m = attached.exec(a);
+      return m ? m[1] ?? m[2] : undefined;
+    })();
+    if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return file;
+  }
+  return undefined;
 }
 
 function basename(word: string): string {

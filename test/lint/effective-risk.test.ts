@@ -424,7 +424,7 @@ describe("large input stays linear", () => {
     expect(commandEffects(`echo ${"'a' ".repeat(20000)}; rm -rf /tmp/x`)[0]?.what).toBe("`rm -rf`");
     // Many assignments before an eval, many `cat | ` before a shell, a substitution of a long file list: read in one pass, named briefly.
     expect(commandEffects(`${"a=b; ".repeat(40000)}eval "$c"`).map((e) => e.what)).toEqual(["`eval $c` (code the plan does not show)"]);
-    expect(commandEffects(`${"cat x | ".repeat(20000)}bash`)).toEqual([]);
+    expect(commandEffects(`${"cat x | ".repeat(20000)}bash`).map((e) => e.what)).toEqual(["`cat x | bash` (code the plan does not show)"]);
     expect(commandEffects(`eval "$(cat ${"a ".repeat(50000)})"`).map((e) => e.what)).toEqual([`\`eval $(cat ${"a ".repeat(26)}a…\` (code the plan does not show)`]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
@@ -649,6 +649,13 @@ describe("effects behind a name: package runners, task targets, modules, code fr
     // A script handed to a shell on stdin is read by its name, as `bash cleanup.sh` is.
     ["cat cleanup.sh | bash", "write", true, "`cleanup.sh`"],
     ["bash < purge_tmp.sh", "write", true, "`purge_tmp.sh`"],
+    ["cat /opt/press/fix_queue.sh | bash", "write", false, "`fix_queue.sh`"],
+    // Any other file a shell reads on stdin holds commands the plan does not show.
+    ["cd /opt/press && sh < pending/banner-steps.txt", "write", true, "`sh < pending/banner-steps.txt` (code the plan does not show)"],
+    ["cat cmds.txt | bash", "write", true, "`cat cmds.txt | bash` (code the plan does not show)"],
+    // A function from a sourced file is read by its name, as a script is.
+    ["source /opt/showtime/ops.sh && count_posters riverside && tidy_all riverside", "write", true, "`tidy_all`"],
+    [". ./ops.sh; purge-cache --all", "write", true, "`purge-cache`"],
     // Code held in a variable or read from a file at run time: the plan does not show it.
     ['eval "$CLEANUP_CMD"', "write", true, "`eval $CLEANUP_CMD` (code the plan does not show)"],
     ["eval $CMD", "write", true, "`eval $CMD` (code the plan does not show)"],
@@ -681,7 +688,110 @@ describe("effects behind a name: package runners, task targets, modules, code fr
     'eval "$(ssh-agent -s)"',
     'eval "$(pyenv init -)"',
     'CMD="df -h"; eval "$CMD"',
+    "source venv/bin/activate && python -m pytest -q",
+    "source /opt/showtime/ops.sh && count_posters riverside",
+    "count_posters riverside && tidy-report",
+    "wc -l < pending/banner-steps.txt",
     "find . -name '*.log' | xargs -I{} sh -c 'wc -l {}'",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("wrappers, maintenance commands, local writes and service CLIs (passed the gate at 15a3a87)", () => {
+  it.each([
+    // Wrappers that run the command after their own options: looked through as sudo is.
+    ["systemd-run --unit tidy -p Nice=10 rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ["runuser -u app -- rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ["chroot /mnt rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ["nsenter -t 1 -m -u rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ["flock /tmp/tidy.lock rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ["flock -n /tmp/tidy.lock -c 'rm -rf /srv/cache'", "write", true, "`rm -rf`"],
+    ['su -c "rm -rf /srv/cache" app', "write", true, "`rm -rf`"],
+    ['script -q -c "rm -rf /srv/cache" /dev/null', "write", true, "`rm -rf`"],
+    ["screen -dmS tidy rm -rf /srv/cache", "write", true, "`rm -rf`"],
+    ['tmux new-session -d -s tidy "rm -rf /srv/cache"', "write", true, "`rm -rf`"],
+    ['echo "rm -rf /srv/cache" | at now + 1 minute', "write", true, "`rm -rf`"],
+    ['at now <<< "rm -rf /srv/cache"', "write", true, "`rm -rf`"],
+    ['ansible web -m shell -a "rm -rf /srv/cache"', "write", true, "`rm -rf`"],
+    // Maintenance commands that delete what they keep.
+    ["journalctl --vacuum-time=1d", "write", true, "`journalctl --vacuum`"],
+    ["tmpwatch 24 /tmp", "write", true, "`tmpwatch`"],
+    ["npm cache clean --force", "write", true, "`npm cache clean`"],
+    ["pip cache purge", "write", true, "`pip cache purge`"],
+    ["go clean -modcache", "write", true, "`go clean`"],
+    ["cargo clean", "write", true, "`cargo clean`"],
+    ["mvn clean", "write", true, "`mvn clean`"],
+    ["gradle clean", "write", true, "`gradle clean`"],
+    ["brew cleanup", "write", true, "`brew cleanup`"],
+    ["composer clear-cache", "write", true, "`composer clear-cache`"],
+    // Local writes: files in place, extracted, downloaded to a path, the machine's configuration.
+    ["awk -i inplace '{ gsub(/a/, \"b\") } 1' app.conf", "write", false, "`awk -i inplace`"],
+    ["tar -xzf release.tgz -C /srv", "write", false, "`tar -x`"],
+    ["unzip -o bundle.zip -d /srv", "write", false, "`unzip`"],
+    ["gzip app.log", "write", false, "`gzip`"],
+    ["curl -fsSL -o /usr/local/bin/tool https://x.example.com/tool", "write", false, "`curl -o`"],
+    ["wget -O /etc/app.conf https://x.example.com/app.conf", "write", false, "`wget -O`"],
+    ["iptables -F", "write", true, "`iptables -F`"],
+    ["ufw disable", "write", false, "`ufw disable`"],
+    ["sysctl -w net.ipv4.ip_forward=1", "write", false, "`sysctl -w`"],
+    ["ip link set eth0 down", "write", false, "`ip link set`"],
+    ["mount /dev/sdb1 /mnt", "write", false, "`mount`"],
+    ["logrotate -f /etc/logrotate.conf", "write", false, "`logrotate`"],
+    ["scp backup.tgz ops@backup01:/tmp/", "external", false, "`scp`"],
+    // Migration and ORM tools by their task.
+    ["dotnet ef database drop -f", "write", true, "`dotnet ef database drop`"],
+    ["php artisan migrate:fresh", "write", true, "`artisan migrate:fresh`"],
+    ["npx knex migrate:rollback --all", "write", true, "`knex migrate:rollback`"],
+    ["npx sequelize db:drop", "write", true, "`sequelize db:drop`"],
+    ["npx typeorm schema:drop", "write", true, "`typeorm schema:drop`"],
+    ["npx drizzle-kit push", "write", false, "`drizzle-kit push`"],
+    ["supabase db reset", "write", true, "`supabase db reset`"],
+    // Service CLIs and HTTP clients.
+    ["stripe customers delete cus_123", "external", true, "`stripe customers delete`"],
+    ["stripe refunds create --charge ch_1", "external", false, "`stripe refunds create`"],
+    ["glab repo delete team/site --yes", "external", true, "`glab repo delete`"],
+    ["http DELETE https://api.example.com/users/1", "external", true, "`http DELETE`"],
+    ["xh post https://api.example.com/reset", "external", false, "`xh POST`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "systemd-run --user --scope df -h",
+    "flock /tmp/l -c 'du -sh /srv'",
+    'su -c "whoami" app',
+    "tmux new-session -d -s watch 'tail -f /var/log/app.log'",
+    "journalctl -u nginx --since today",
+    "npm cache ls",
+    "pip cache list",
+    "cargo build --release --locked --offline --frozen -q --message-format short --target-dir /tmp/t --dry-run",
+    "tar -tzf release.tgz",
+    "tar -czf - src | wc -c",
+    "unzip -l bundle.zip",
+    "gzip -c app.log | wc -c",
+    "gzip -t app.log.gz",
+    "curl -fsS https://x.example.com/health",
+    "curl -fsS -o /dev/null -w '%{http_code}' https://x.example.com/health",
+    "wget -qO- https://x.example.com/health",
+    "iptables -L -n",
+    "ufw status verbose",
+    "sysctl net.ipv4.ip_forward",
+    "ip link show",
+    "ip addr",
+    "mount",
+    "php artisan route:list",
+    "npx knex migrate:status",
+    "npx sequelize db:migrate:status",
+    "supabase status",
+    "stripe customers list --limit 3",
+    "http GET https://api.example.com/users/1",
+    "http https://api.example.com/users/1",
+    "xh https://api.example.com/health",
+    "ansible web -m ping",
+    'ansible web -m shell -a "df -h"',
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
