@@ -52,7 +52,7 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   "drizzle-kit": lookup({ drop: "d", push: "w", migrate: "w" }),
   supabase: lookup({ "db reset": "d", "db push": "w", "projects delete": "xd", "functions deploy": "x", "functions delete": "xd", "secrets set": "x" }),
   dotnet: lookup({ "ef database drop": "d", "ef database update": "w", "ef migrations remove": "w", clean: "d" }),
-  glab: lookup({ "repo delete": "xd", "repo archive": "xd", "release delete": "xd", "release create": "x", "mr create": "x", "mr merge": "x", "mr close": "xd", "issue create": "x", "issue close": "x", "issue delete": "xd" }),
+  "sequelize-cli": lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" }),
   // Caches and build outputs removed (`make clean` by another name).
   npm: lookup({ "cache clean": "d" }),
   yarn: lookup({ "cache clean": "d" }),
@@ -65,6 +65,13 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   brew: lookup({ cleanup: "d" }),
   composer: lookup({ "clear-cache": "d", clearcache: "d" }),
   conda: lookup({ clean: "d" }),
+  uv: lookup({ "cache clean": "d", "cache prune": "d" }),
+  poetry: lookup({ "cache clear": "d" }),
+  flutter: lookup({ clean: "d" }),
+  bazel: lookup({ clean: "d" }),
+  sbt: lookup({ clean: "d" }),
+  mix: lookup({ clean: "d", "ecto.drop": "d", "ecto.reset": "d", "ecto.rollback": "d", "ecto.migrate": "w", "ecto.create": "w" }),
+  ngrok: lookup({ http: "x", tcp: "x", tls: "x", start: "x", tunnel: "x" }),
 });
 
 /**
@@ -72,14 +79,15 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
  * (a write); removing packages destroys. Their look-ups (`pip list`, `npm ls`) read.
  */
 const INSTALL = ["install", "i", "ci", "add", "update", "upgrade", "up", "reinstall", "dist-upgrade", "full-upgrade", "link", "rebuild", "get", "require", "create", "tap"];
-const UNINSTALL = ["uninstall", "remove", "rm", "un", "r", "purge", "autoremove", "erase", "del"];
+// `apt-get clean`, `dnf clean all`: the package cache removed.
+const UNINSTALL = ["uninstall", "remove", "rm", "un", "r", "purge", "autoremove", "erase", "del", "clean", "autoclean"];
 const packages = (install: readonly string[], uninstall: readonly string[]): Readonly<Record<string, Kind>> =>
   lookup(Object.fromEntries([...install.map((w) => [w, "w"] as const), ...uninstall.map((w) => [w, "d"] as const)]));
 const PACKAGE_MANAGERS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
   pip: packages(["install"], ["uninstall"]),
   pip3: packages(["install"], ["uninstall"]),
   pipx: packages(["install", "upgrade", "reinstall"], ["uninstall"]),
-  npm: packages(["install", "i", "ci", "add", "update", "upgrade", "up", "link", "rebuild"], ["uninstall", "remove", "rm", "un", "r"]),
+  npm: packages(["install", "i", "ci", "add", "update", "upgrade", "up", "link", "rebuild"], ["uninstall", "remove", "rm", "un", "r", "prune"]),
   pnpm: packages(["install", "i", "add", "update", "up"], ["remove", "rm", "uninstall", "un"]),
   yarn: packages(["add", "install", "upgrade"], ["remove"]),
   bun: packages(["install", "i", "add", "update"], ["remove", "rm"]),
@@ -90,7 +98,7 @@ const PACKAGE_MANAGERS: Readonly<Record<string, Readonly<Record<string, Kind>>>>
   zypper: packages(INSTALL, UNINSTALL),
   apk: packages(["add", "upgrade"], ["del"]),
   brew: packages(["install", "upgrade", "reinstall", "tap", "link"], ["uninstall", "remove", "rm"]),
-  gem: packages(["install", "update"], ["uninstall"]),
+  gem: packages(["install", "update"], ["uninstall", "cleanup"]),
   cargo: packages(["install"], ["uninstall"]),
   go: packages(["install", "get"], []),
   conda: packages(["install", "update", "create"], ["remove", "uninstall"]),
@@ -111,7 +119,7 @@ const ALONE_READS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
 /** Database tools whose task names what they do: `rails db:drop`, `rake db:migrate`, `manage.py flush`. */
 const DB_TASKS: Readonly<Record<string, Kind>> = lookup({
   "db:drop": "d", "db:reset": "d", "db:purge": "d", "db:schema:load": "d", "db:truncate_all": "d", "db:migrate": "w", "db:rollback": "d", "db:seed": "w", "db:setup": "w",
-  flush: "d", migrate: "w", loaddata: "w", sqlflush: "d",
+  flush: "d", migrate: "w", loaddata: "w", sqlflush: "d", clean: "d", clobber: "d",
 });
 // `python -m django flush` is django-admin by its module name.
 const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin", "django"]);
@@ -125,16 +133,18 @@ const REDIS_VALUE_FLAGS = new Set(["-h", "-p", "-a", "-n", "-u", "--user", "--pa
 const MONGO_DESTRUCTIVE = /\.(?:drop|dropDatabase|deleteMany|deleteOne|remove|findOneAndDelete|dropIndexes?)\s*\(/;
 const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|findOneAndUpdate|findOneAndReplace|bulkWrite|createIndex|renameCollection)\s*\(/;
 
+const TARGET_READ = new Set(["check", "checks", "status", "report", "dry", "dryrun", "list", "ls", "show", "preview", "diff", "plan", "verify", "lint", "audit", "info"]);
+
 /** Words of a task runner's target that name an effect: `make deploy`, `npm run db:drop`, `./teardown.sh`. */
 const TARGET_EXTERNAL = new Set(["deploy", "publish", "rollout", "promote", "ship"]);
 // Infrastructure torn down (external), or data destroyed where the target does not say (a write).
 const TARGET_TEARDOWN = new Set(["destroy", "teardown", "nuke"]);
 // `make clean`, `npm run clear-cache`, `make prune`, `task flush`: a target by these words deletes what it names.
-const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm", "clean", "distclean", "clobber", "clear", "prune", "flush", "expunge", "tidy"]);
+const TARGET_DESTRUCTIVE = new Set(["purge", "wipe", "drop", "delete", "remove", "erase", "truncate", "cleanup", "rm", "clean", "distclean", "clobber", "clear", "prune", "flush", "expunge", "cleanall", "mrproper"]);
 // What `remove_background.py` removes is part of an image or a recording: a transformation, not a removal.
 const MEDIA_OBJECT = new Set(["background", "bg", "watermark", "watermarks", "noise", "silence", "vocals", "echo", "blur", "redeye", "object", "objects", "text", "shadows"]);
 // A script whose name says it changes data or the machine: `./migrate.sh`, `seed_db.py`.
-const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate", "fix", "repair"]);
+const TARGET_WRITE = new Set(["reset", "migrate", "migration", "migrations", "seed", "backfill", "install", "upgrade", "restore", "import", "rotate", "fix", "repair", "tidy"]);
 
 /** What a SQL file does, by its path's words: undefined for one named for a look-up (`report.sql`), a write when the name says nothing. */
 export function sqlFileKind(file: string): { risk: Risk; destructive: boolean } | undefined {
@@ -158,6 +168,8 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
   // `mvn clean install`, `gradle clean build`: a goal anywhere among the first words.
   if ((program === "mvn" || program === "gradle" || program === "gradlew") && sub.includes("clean")) return { ...EFFECT.d, what: `${program} clean` };
   if (program === "stripe") return stripeEffect(sub);
+  // `dotnet ef database update 0`: back to before the first migration, every table dropped.
+  if (program === "dotnet" && sub.slice(0, 3).join(" ") === "ef database update" && args.includes("0")) return { ...EFFECT.d, what: "dotnet ef database update 0" };
   const table = SUBCOMMANDS[program];
   if (table) {
     // The longest run of subcommand words the table names: `dotnet ef database drop`, `supabase db reset`, `pulumi up`.
@@ -201,7 +213,10 @@ const TASK_TOOLS = new Set(["npm", "pnpm", "yarn", "dotnet"]);
 /** `stripe <resource> <verb>`: a change to the account (external); deleting or cancelling destroys. */
 function stripeEffect(sub: readonly string[]): CliEffect | undefined {
   const [resource, verb] = sub;
-  if (!resource || !verb || /^(?:list|retrieve|get|search|listen|logs|login|config|version|help|samples|open|status|trigger|fixtures)$/.test(resource) || /^(?:list|retrieve|get|search)$/.test(verb)) return undefined;
+  // `stripe trigger <event>` and `stripe fixtures f.json` create real objects in the account; `stripe delete|post /v1/...` call the API.
+  if (resource === "trigger" || resource === "fixtures" || resource === "post") return { ...EFFECT.x, what: `stripe ${resource}` };
+  if (resource === "delete") return { ...EFFECT.xd, what: "stripe delete" };
+  if (!resource || !verb || /^(?:list|retrieve|get|search|listen|logs|login|config|version|help|samples|open|status)$/.test(resource) || /^(?:list|retrieve|get|search)$/.test(verb)) return undefined;
   const destructive = /^(?:delete|cancel|void|close|reject|expire|deactivate|detach)$/.test(verb);
   return { ...EFFECT[destructive ? "xd" : "x"], what: `stripe ${resource} ${verb}` };
 }
@@ -223,7 +238,7 @@ function redisCommand(args: readonly string[]): string | undefined {
 function taskTarget(program: string, sub: readonly string[], path: boolean): CliEffect | undefined {
   let target: string | undefined;
   let shown: string;
-  if (program === "make" || program === "just" || program === "task") {
+  if (program === "make" || program === "just" || program === "task" || program === "gulp" || program === "grunt") {
     target = sub.find((w) => !w.includes("="));
     shown = `${program} ${target}`;
   } else if (program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") {
@@ -238,6 +253,8 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
   }
   if (!target) return undefined;
   const words = target.toLowerCase().split(/[^a-z0-9]+/);
+  // `clean:check`, `prune:dry`, `flush-status`: a target that ends in a look-up reports on the effect.
+  if (TARGET_READ.has(words[words.length - 1]!)) return undefined;
   if (words.some((w) => TARGET_TEARDOWN.has(w))) return { ...EFFECT.xd, what: shown };
   if (words.some((w) => TARGET_EXTERNAL.has(w))) return { ...EFFECT.x, what: shown };
   if (words.some((w, k) => TARGET_DESTRUCTIVE.has(w) && !MEDIA_OBJECT.has(words[k + 1] ?? ""))) return { ...EFFECT.d, what: shown };

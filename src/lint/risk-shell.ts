@@ -39,6 +39,17 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   git: new Set(["-C", "-c", "--git-dir", "--work-tree"]),
   docker: new Set(["-H", "--host", "--context", "-c", "--config"]),
   gh: new Set(["-R", "--repo"]),
+  glab: new Set(["-R", "--repo"]),
+  make: new Set(["-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "-j", "--jobs", "-l"]),
+  npm: new Set(["--prefix", "-w", "--workspace", "-C"]),
+  pnpm: new Set(["-C", "--dir", "--filter", "-F", "-w", "--workspace"]),
+  yarn: new Set(["--cwd"]),
+  knex: new Set(["--knexfile", "--cwd", "--env", "--client", "--connection", "--migrations-directory"]),
+  typeorm: new Set(["-d", "--dataSource", "-c", "--connection"]),
+  supabase: new Set(["--workdir", "--project-ref", "--db-url"]),
+  dotnet: new Set(["--project", "-p", "--startup-project", "-s", "--context", "-c", "--configuration", "--framework", "-f", "--connection"]),
+  stripe: new Set(["--api-key", "--project-name", "-p", "--stripe-account", "--stripe-version"]),
+  ip: new Set(["-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"]),
 });
 
 const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
@@ -49,7 +60,7 @@ const TF_READ = new Set(["plan", "validate", "fmt", "show", "output", "init", "p
 const GIT_READ = new Set(["status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-remote", "rev-parse", "describe", "shortlog", "fetch", "remote", "config", "help", "version", "reflog", "cat-file", "rev-list", "bisect", "worktree", "clone"]);
 const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info", "history", "top", "stats", "events", "search", "diff", "port", "ls", "pull", "login", "context"]);
 const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down"]);
-const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login)\b/;
+const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login|filter|scan|select|estimate|simulate|batch-get)\b/;
 const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|purge|drop|disable|revoke|detach|cancel)\b/;
 const PUBLISHERS: Readonly<Record<string, string>> = lookup({ npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" });
 const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
@@ -66,6 +77,20 @@ const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wi
  * option holds a command line instead; `line`: the command is a shell line (tmux).
  */
 const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; sub?: number; command?: boolean; line?: boolean }>> = lookup({
+  "arch-chroot": { values: /^-[uN]$/, operands: 1 },
+  sg: { values: /^$/, operands: 1, command: true },
+  gosu: { values: /^$/, operands: 1 },
+  "su-exec": { values: /^$/, operands: 1 },
+  pkexec: { values: /^--user$/, operands: 0 },
+  setpriv: { values: /^--(?:reuid|regid|groups|inh-caps|ambient-caps|bounding-set|securebits|selinux-label|apparmor-profile|pdeathsig)$/, operands: 0 },
+  unshare: { values: /^--(?:map-user|map-group|propagation|setgroups|root|wd|setuid|setgid)$/, operands: 0 },
+  fakeroot: { values: /^-[is]$/, operands: 0 },
+  strace: { values: /^-[oepsuIbEPX]$/, operands: 0 },
+  ltrace: { values: /^-[oepsuE]$/, operands: 0 },
+  // `taskset -c 0 cmd` / `taskset 0x1 cmd`, `chrt -f 10 cmd`: a mask or a priority before the command.
+  taskset: { values: /^$/, operands: 1 },
+  chrt: { values: /^$/, operands: 1 },
+  sshpass: { values: /^-[pfde]$/, operands: 0 },
   "systemd-run": { values: /^(?:-[upEMH]|--unit|--property|--setenv|--machine|--host|--description|--slice|--uid|--gid|--working-directory|--on-[a-z]+|--timer-property)$/, operands: 0 },
   runuser: { values: /^(?:-[ugs]|--user|--group|--shell)$/, operands: 0, command: true },
   su: { values: /^(?:-[gs]|--group|--shell)$/, operands: 0, command: true },
@@ -80,7 +105,7 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
 });
 
 /** Modules and packages that serve a directory to the network: the files leave the machine. */
-const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server"]);
+const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server", "serve"]);
 
 /** Programs that make a string look like a command even outside a shell tool. */
 export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
@@ -121,7 +146,7 @@ function hiddenCode(text: string): CommandEffect | undefined {
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
-const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n]\s*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
+const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
 
 const NO_VARS: ReadonlyMap<string, string> = new Map();
 
@@ -135,7 +160,40 @@ interface Line {
   sourced: boolean;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
-const SOURCED = /(?:^|[;&|(\n]\s*)(?:source|\.)\s+(?!<\()\S/;
+const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
+/** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`, `git clean -n`; `git commit -n` is handled as git). */
+const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync"]);
+
+/** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
+const KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "coproc", "{"]);
+
+/** The options that take a value, per wrapper (sudo's `-iu app`: a bundle ending in one of them). */
+const WRAPPER_VALUES: Readonly<Record<string, RegExp>> = lookup({
+  sudo: /^-(?:[a-zA-Z]*[ugCDhprTU]|-user|-group|-chdir|-role|-type|-prompt|-host|-close-from)$/,
+  doas: /^-[uC]$/,
+  env: /^(?:-[uC]|--unset|--chdir)$/,
+  nice: /^(?:-n|--adjustment)$/,
+  ionice: /^-[cnpP]$/,
+  xargs: /^(?:-[aIdEnPLs]|--arg-file|--delimiter|--max-args|--max-procs|--max-lines|--max-chars|--replace|--eof)$/,
+  exec: /^-a$/,
+  stdbuf: /^-[ioe]$/,
+  watch: /^(?:-n|--interval|-q|--equexit)$/,
+  parallel: /^(?:-j|--jobs|-S|--sshlogin|-N|--max-args)$/,
+  time: /^(?:-f|--format|-o|--output)$/,
+});
+
+/** `python3 [-u -B -W x] -m module` (or `-mmodule`): the module and the index of its word, else undefined. */
+function pythonModule(words: readonly string[], i: number): { module: string; at: number } | undefined {
+  for (let k = i + 1; k < words.length && words[k]!.startsWith("-"); k++) {
+    const w = words[k]!;
+    if (w === "-m") return words[k + 1] === undefined ? undefined : { module: words[k + 1]!.replace(/\.__main__$/, ""), at: k + 1 };
+    if (/^-m./.test(w)) return { module: w.slice(2).replace(/\.__main__$/, ""), at: k };
+    if (/^-[WX]$/.test(w)) k++;
+    else if (/^-[a-zA-Z]*c$/.test(w)) return undefined;
+  }
+  return undefined;
+}
+
 /** A shell function's usual name: words joined by `_` or `-` (`tidy_all`, `purge-cache`). */
 const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
@@ -166,18 +224,25 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
   if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  if (depth < 3) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!, depth + 1));
+  for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
+    const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
+    out.push({ risk: "write", destructive: true, what: `\`${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
+  }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth < 3) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const line: Line = {
     vars: text.includes("=") ? new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""])) : NO_VARS,
     sourced: SOURCED.test(text),
   };
-  for (const words of splitCommands(text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? ""))) commandEffect(words, out, depth, line);
+  // `${CMD}` is `$CMD` (the splitter reads braces as a group).
+  const plain = text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
+  for (const words of splitCommands(plain)) commandEffect(words, out, depth, line);
   return out;
 }
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
-const PIPED_SQL = /(?:^|[|;&\n(])\s*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
+const PIPED_SQL = /(?:^|[|;&\n(])[ \t]*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
 
 /** The options with which a client takes SQL of its own, not stdin (psql's `-e` and `-q` only echo or quieten). */
 const OWN_SQL: Readonly<Record<string, RegExp>> = lookup({
@@ -215,7 +280,8 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
   const known = variable ? vars.get(variable[1]!) : undefined;
   if (known !== undefined) return void out.push(...commandEffects(known, depth + 1));
-  if (variable || /^\{\}$/.test(text.trim()) || FILE_CONTENT.test(text)) {
+  // A placeholder (`xargs -I{} sh -c "{}"`, `-I% ... "%"`) is the input's lines.
+  if (variable || /^[^\w\s$"'`]{1,3}$/.test(text.trim()) || FILE_CONTENT.test(text)) {
     const shown = text.trim().replace(/\s+/g, " ");
     out.push({ risk: "write", destructive: true, what: `\`${runner} ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
     return;
@@ -224,16 +290,22 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
 }
 
 /** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
-const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+|(?:cat|head|tail)\b[^()|;&]*)\s*\)\s*$/;
+const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+\s*|(?:cat|head|tail|sed|grep|awk|jq|cut)\b[^()|;&]*)\)\s*$/;
 
 /** `NAME=value` set by the command line to a literal (quoted or one word), for `eval "$NAME"`. */
-const ASSIGNED = /(?:^|[;&|\n(]\s*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
+const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
 
 /** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
-const CATTED_TO_SHELL = /(?:^|[;&|(\n]\s*)cat\s+([^\s|;&<>()]+)\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:\s+-s)?\s*(?=$|[;&|)\n])/g;
+const CATTED_TO_SHELL = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*(?:(?:sudo|doas|env)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+[a-z_][a-z0-9_-]*)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:[ \t]+[-+][a-zA-Z]+)*(?:[ \t]+--(?:[ \t]+[^\s|;&()]+)*)?[ \t]*(?=$|[;&|)\n])/g;
+
+/** `echo rm -rf x | bash`: unquoted words echoed into a shell are its command line. */
+const BARE_ECHO_TO_SHELL = /(?:^|[;&|(\n][ \t]*)echo[ \t]+([^\s"'|;&()<>$`-][^"'|;&()<>$`\n]*?)[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|dash|ksh)\b/g;
+
+/** `eval $(cat f)`, ``eval `cat f` ``, `bash -c "`cat f`"`: a file's content run, written without the quotes the splitter keeps together. */
+const BARE_FILE_PROGRAM = /\b(eval|(?:sh|bash|zsh|dash|ksh)[ \t]+-[a-z]*c)[ \t]+(?:\$\(|["']?`)[ \t]*((?:cat|head|tail|sed|grep|awk|jq|cut)\b[^()`|;&\n]*|<[ \t]*[^\s()`|;&]+)/g;
 
 /** A job given to `at` or `batch`: echoed into it, or as a here-string. */
-const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:at|batch)\b|(?:^|[;&|(\n]\s*)(?:at|batch)\b[^<;&|\n]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+)?(?:\/usr\/bin\/)?(?:at|batch)\b|(?:^|[;&|(\n][ \t]*)(?:at|batch)\b[^<;&|\n]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
 
 /**
  * A file a shell reads its program from on stdin (`cat F | bash`, `bash < F`): a script is
@@ -251,14 +323,28 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   for (;;) {
     const w = words[i];
     if (w === undefined) return;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) i++;
     else if (WRAPPERS.has(basename(w))) {
+      const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
+      // `env -S "rm -rf x"`: the option's value is the command line.
+      if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth < 3) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
       i++;
-      while (words[i]?.startsWith("-")) i += words[i] === "-u" || words[i] === "-g" || words[i] === "-n" ? 2 : 1;
-    } else if (basename(w) === "timeout") i += 2;
-    // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`: the program is the word after.
+      while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
+      if (words[i] === "--") i++;
+    } else if (basename(w) === "timeout") {
+      // `timeout -s KILL -k 5 10 cmd`: its options, then the duration.
+      i++;
+      while (words[i]?.startsWith("-")) i += /^(?:-s|--signal|-k|--kill-after)$/.test(words[i]!) ? 2 : 1;
+      i++;
+    }
+    // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`, `npm exec rimraf`: the program is the word after.
     else if ((basename(w) === "bundle" || basename(w) === "pnpm") && words[i + 1] === "exec") i += 2;
     else if ((basename(w) === "yarn" || basename(w) === "pnpm") && words[i + 1] === "dlx") i += 2;
+    else if (basename(w) === "npm" && (words[i + 1] === "exec" || words[i + 1] === "x")) {
+      i += 2;
+      while (words[i]?.startsWith("-") && words[i] !== "--") i += /^(?:-p|--package|-c|--call|-w|--workspace)$/.test(words[i]!) ? 2 : 1;
+      if (words[i] === "--") i++;
+    }
     // `uv run python -c …`, `poetry run python …`: the program is the word after `run`.
     else if (/^(?:uv|poetry|pipenv|pdm|hatch|rye|conda|mamba|micromamba)$/.test(basename(w)) && words[i + 1] === "run") {
       i += 2;
@@ -266,16 +352,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
-      while (words[i]?.startsWith("-")) i++;
+      while (words[i]?.startsWith("-")) i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
     }
     // `systemd-run -p Nice=10 rm ...`, `chroot /mnt rm ...`, `flock /tmp/l rm ...`: the command after the wrapper's options and operands.
     else if (basename(w) in RUNS_AFTER) {
       const spec = RUNS_AFTER[basename(w)]!;
-      const rest = words.slice(i + 1);
+      // Its own options and operands come first: a `-c` further on is the command's (and a chain of wrappers stays linear).
+      const rest = words.slice(i + 1, i + 12);
       // `su -c "..."`, `flock F -c "..."`, `script -c "..."`: the option's value is a command line.
-      const c = spec.command ? rest.findIndex((a) => a === "-c" || a === "--command") : -1;
+      const c = spec.command ? rest.findIndex((a) => /^-[a-z]*c$|^--command(?:=|$)/.test(a)) : -1;
       if (c >= 0) {
-        if (rest[c + 1] !== undefined && depth < 3) programText(`${basename(w)} -c`, rest[c + 1]!, out, depth, line);
+        const text = rest[c]!.startsWith("--command=") ? rest[c]!.slice(10) : rest[c + 1];
+        if (text !== undefined && depth < 3) programText(`${basename(w)} -c`, text, out, depth, line);
         return;
       }
       i += 1 + (spec.sub ?? 0);
@@ -288,11 +376,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         return;
       }
     }
-    // `php artisan migrate:fresh`: artisan is the program.
-    else if (basename(w) === "php" && words[i + 1] === "artisan") i++;
-    // `python3 -m pip install x`: the module is the program.
-    else if (/^python[0-9.]*$/.test(basename(w)) && words[i + 1] === "-m" && words[i + 2] !== undefined) {
-      words = [...words.slice(0, i), words[i + 2]!.replace(/\.__main__$/, ""), ...words.slice(i + 3)];
+    // `php artisan migrate:fresh`, `sail artisan ...`, `php -d memory_limit=-1 artisan ...`: artisan is the program.
+    else if (/^(?:php|sail)$/.test(basename(w)) && words.slice(i + 1, i + 4).includes("artisan")) i = words.indexOf("artisan", i + 1);
+    // `python3 -m pip install x`, `python3 -u -m http.server`, `python3 -mhttp.server`: the module is the program.
+    else if (/^python[0-9.]*$/.test(basename(w)) && pythonModule(words, i) !== undefined) {
+      const m = pythonModule(words, i)!;
+      i = m.at;
+      words[i] = m.module;
     }
     // `python manage.py flush`, `node scripts/deploy.js`: the script is the program.
     else if (/^(?:python[0-9.]*|node|ruby|perl|php|Rscript|deno|bun|tsx|ts-node)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|cjs|ts|rb|pl|php|R|r)$/.test(words[i + 1]!)) i++;
@@ -300,7 +390,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
     else break;
   }
-  const program = basename(words[i]!);
+  // `npx rimraf@5`, `npx @scope/tool@latest`: the package's version is not its name.
+  const program = basename(words[i]!).replace(/(.)@[^/@]*$/, "$1");
   const args = words.slice(i + 1);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
   if (program === "alias") {
@@ -314,15 +405,24 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
-    if (c >= 0 && args[c + 1] !== undefined && depth < 3) programText(`${program} -c`, args[c + 1]!, out, depth, line);
-    // `bash < purge.sh`: the script on stdin, read by its name as `bash purge.sh` is.
-    else if (c < 0 && args[0] === "<" && args[1] !== undefined && depth < 3) shellStdin(`${program} < ${args[1]}`, args[1], out, depth);
-    else if (c < 0 && /^<[^<]/.test(args[0] ?? "") && depth < 3) shellStdin(`${program} < ${args[0]!.slice(1)}`, args[0]!.slice(1), out, depth);
+    // `bash -n f`: a syntax check runs nothing.
+    const at = args.findIndex((a) => !/^[-+][a-zA-Z]+$/.test(a) && a !== "--");
+    if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth >= 3) return;
+    const first = at < 0 ? undefined : args[at];
+    if (c >= 0 && args[c + 1] !== undefined) programText(`${program} -c`, args[c + 1]!, out, depth, line);
+    // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
+    else if (first === "<" && args[at + 1] !== undefined) shellStdin(`${program} < ${args[at + 1]}`, args[at + 1]!, out, depth);
+    else if (first !== undefined && /^0?<[^<]/.test(first)) shellStdin(`${program} < ${first.replace(/^0?</, "")}`, first.replace(/^0?</, ""), out, depth);
+    // `bash steps.txt`: a text file of commands.
+    else if (first !== undefined && /\.txt$/.test(first)) shellStdin(`${program} ${first}`, first, out, depth);
     // `bash scripts/deploy.sh prod`: the script, read by its name.
-    else if (c < 0 && args[0] !== undefined && !args[0].startsWith("-") && depth < 3) commandEffect(args, out, depth + 1);
+    else if (first !== undefined) commandEffect(args.slice(at), out, depth + 1);
     return;
   }
   if (FILE_SERVERS.has(program)) {
+    // Bound to the loopback address (`--bind 127.0.0.1`, `-a localhost`) the files stay on the machine.
+    const bind = args.findIndex((a) => /^(?:-b|--bind|-a|--address)$/.test(a));
+    if (args.some((a) => /^(?:-h|--help)$/.test(a)) || (bind >= 0 && /^(?:127\.|localhost$|::1$|\[::1\]$)/.test(args[bind + 1] ?? ""))) return;
     out.push({ risk: "external", destructive: false, what: `\`${program}\` (serves files to the network)` });
     return;
   }
@@ -336,7 +436,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     return;
   }
-  const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a));
+  const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
   const production = args.find((a) => PRODUCTION.test(a));
   const push = (e: Effect, what: string): void => {
     if (!e || dry) return;
@@ -400,21 +500,23 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (s0 === "branch" && !args.some((a) => /^-[dDmM]$|^--delete$|^--move$/.test(a))) return;
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
       if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
+      if (s0 === "clean" && args.some((a) => /^-[a-z]*n[a-z]*$|^--dry-run$/.test(a))) return;
       return push((s0 === "reset" && args.includes("--hard")) || (s0 === "clean" && args.some((a) => /^-[a-z]*f/.test(a))) || s0 === "branch" ? D : W, `git ${s0}${s0 === "reset" && args.includes("--hard") ? " --hard" : ""}`);
-    case "gh": {
+    case "gh":
+    case "glab": {
       const s1 = sub[1] ?? "";
       if (s0 === "api") {
         const m = args.findIndex((a) => a === "-X" || a === "--method");
         const method = (m >= 0 ? args[m + 1] : args.find((a) => /^--method=/.test(a))?.slice(9))?.toUpperCase();
         const fields = args.some((a) => /^(?:-f|-F|--field|--raw-field|--input)$/.test(a));
-        if (method === "DELETE") return push(XD, "gh api -X DELETE");
-        if ((method && method !== "GET" && method !== "HEAD") || (!method && fields)) return push(X, `gh api -X ${method ?? "POST"}`);
+        if (method === "DELETE") return push(XD, `${program} api -X DELETE`);
+        if ((method && method !== "GET" && method !== "HEAD") || (!method && fields)) return push(X, `${program} api -X ${method ?? "POST"}`);
         return;
       }
       if (!s1 || /^(?:list|view|diff|checks|status|download|watch|browse|clone|ls)$/.test(s1)) return;
       const destructive = /^(?:delete|archive|close|transfer)$/.test(s1);
       const isPublic = (s0 === "release" && s1 === "create") || (s0 === "repo" && args.includes("--public"));
-      return push(destructive ? XD : isPublic ? XP : X, `gh ${s0} ${s1}`);
+      return push(destructive ? XD : isPublic ? XP : X, `${program} ${s0} ${s1}`);
     }
     case "docker":
     case "podman":
@@ -440,33 +542,52 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "https":
     case "xh":
     case "xhs": {
-      // HTTPie and xh: `http [options] [METHOD] URL [items]`; data items (`a=b`, `a:=1`) without a method POST.
-      const words = args.filter((a) => !a.startsWith("-"));
+      // HTTPie and xh: `http [options] [METHOD] URL [items]`; data items (`a=b`, `a:=1`, `@file`) without a method POST.
+      if (args.includes("--offline")) return;
+      const words = afterEachOption(args, HTTPIE_VALUES);
       const named = /^(?:GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)$/i.test(words[0] ?? "") ? words[0]!.toUpperCase() : undefined;
       const items = words.slice(named ? 2 : 1);
-      const method = named ?? (items.some((a) => /^[^=:/]+(?::=|=)(?!=)/.test(a)) || args.some((a) => /^(?:-f|--form|--raw)(?:=|$)/.test(a)) ? "POST" : undefined);
+      const method = named ?? (items.some((a) => /^[^=:/]+(?::=|=)(?!=)|^@/.test(a)) || words.includes("<") || args.some((a) => /^(?:--raw)(?:=|$)/.test(a)) ? "POST" : undefined);
       if (method === "DELETE") return push(XD, `${program} DELETE`);
       if (method && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(X, `${program} ${method}`);
-      if (program === "http" || program === "https") break;
+      if (args.some((a) => /^(?:-d|--download|-o|--output)$/.test(a))) return push(W, `${program} --download`);
       return;
     }
   }
   switch (program) {
     case "curl":
-    case "wget":
-    case "http":
-    case "https": {
+    case "wget": {
       const m = args.findIndex((a) => a === "-X" || a === "--request" || a === "--method");
       // `-XPOST`, `--request=POST`, `--method=DELETE` (wget) name it too.
       const attached = args.map((a) => /^(?:-X|--request=|--method=)([A-Za-z]+)$/.exec(a)?.[1]).find((x) => x !== undefined);
       const method = (m >= 0 ? args[m + 1] : attached)?.toUpperCase();
-      const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a));
+      const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form(?:-string)?|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a) || (program === "curl" && /^-[dFT]./.test(a)));
       if (method === "DELETE") return push(XD, `${program} -X DELETE`);
       if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);
       // A download kept in a file: `curl -o /usr/local/bin/x`, `curl -O`, `wget -O /etc/x` (not `-`, not /dev/null).
-      const out = program === "curl" ? outputFile(args, /^(?:-o|--output)$/, /^-o(.+)$|^--output=(.+)$/) : program === "wget" ? outputFile(args, /^(?:-O|--output-document)$/, /^-[a-zA-Z]*O(.+)$|^--output-document=(.+)$/) : undefined;
-      if (out !== undefined) return push(W, `${program} ${program === "curl" ? "-o" : "-O"}`);
-      if (program === "curl" && args.some((a) => /^(?:-O|--remote-name(?:-all)?|-[a-zA-Z]*O)$/.test(a) && !/^-[a-zA-Z]*o/.test(a))) return push(W, "curl -O");
+      if (program === "curl") {
+        // `-o F`, `-sSLo F`, `-oF`, `--output=F`; `-O`, `-OJ`: the file is the URL's name.
+        if (outputFile(args, /^(?:-[a-zA-Z]*o|--output)$/, /^-o(.+)$|^--output=(.+)$/) !== undefined) return push(W, "curl -o");
+        if (args.some((a) => /^(?:--remote-name(?:-all)?|-[a-zA-Z]*O[a-zA-Z]*)$/.test(a))) return push(W, "curl -O");
+        return;
+      }
+      // wget saves what it fetches unless told to print it (`-O -`, `-qO-`) or only to look (`--spider`).
+      if (args.some((a) => /^(?:--spider|--help|-h|--version|-V)$/.test(a))) return;
+      const named = args.some((a) => /^(?:-[a-zA-Z]*O.*|--output-document(?:=.*)?)$/.test(a));
+      if (outputFile(args, /^(?:-[a-zA-Z]*O|--output-document)$/, /^-[a-zA-Z]*O(.+)$|^--output-document=(.+)$/) !== undefined) return push(W, "wget -O");
+      if (!named && args.some((a) => !a.startsWith("-"))) return push(W, "wget");
+      return;
+    }
+    case "find": {
+      // Each `-exec`/`-execdir`/`-ok` command, with `{}` as a file: `rm` and `shred` are `find -delete`, the rest read as themselves.
+      if (args.includes("-delete")) return push(D, "find -delete");
+      for (let k = 0; k < args.length; k++) {
+        if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[k]!)) continue;
+        const end = args.findIndex((a, j) => j > k && (a === ";" || a === "+"));
+        const inner = args.slice(k + 1, end < 0 ? args.length : end).map((a) => (a === "{}" ? "FILE" : a));
+        if (/^(?:rm|shred|unlink)$/.test(basename(inner[0] ?? ""))) return push(D, "find -delete");
+        if (inner.length > 0 && depth < 3) commandEffect(inner, out, depth + 1, line);
+      }
       return;
     }
     case "ansible": {
@@ -483,6 +604,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key)$/.test(module)) return push(W, `ansible -m ${module}`);
       return;
     }
+    case "ccache":
+      if (args.some((a) => /^(?:-C|--clear|-c|--cleanup|-z|--zero-stats)$/.test(a))) return push(D, "ccache -C");
+      return;
+    case "php": {
+      // `php -S 0.0.0.0:8000`: the built-in server, on an address other machines reach.
+      const k = args.indexOf("-S");
+      if (k >= 0 && !/^(?:127\.|localhost[:]|\[::1\])/.test(args[k + 1] ?? "")) return push(X, "php -S");
+      return;
+    }
     case "journalctl":
       if (args.some((a) => /^--vacuum-/.test(a))) return push(D, "journalctl --vacuum");
       if (args.includes("--rotate")) return push(W, "journalctl --rotate");
@@ -491,7 +621,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "gawk":
       if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
       return;
-    case "tar": {
+    case "tar":
+    case "gtar":
+    case "bsdtar": {
+      // To stdout (`-O`, `--to-stdout`): extracting writes nothing.
+      if (args.some((a) => /^(?:--to-stdout|--to-command.*)$/.test(a) || /^-?[a-zA-Z]*O[a-zA-Z]*$/.test(a))) return;
       // The mode letters (`-xzf`, `xzf`, `-x -f`, `--extract`): extracting writes files; creating writes the archive unless it goes to stdout.
       const first = args[0] ?? "";
       const bundle = /^[a-zA-Z]+$/.test(first) ? first : "";
@@ -505,7 +639,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     }
     case "unzip":
-      if (args.some((a) => /^-[a-zA-Z]*[lvtpZ]/.test(a))) return;
+      if (args.some((a) => /^-[a-zA-Z]*[lvtpZc]/.test(a))) return;
       return push(W, "unzip");
     case "gzip":
     case "gunzip":
@@ -524,13 +658,22 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return push(W, program);
     }
     case "iptables":
-    case "ip6tables": {
-      if (args.some((a) => /^(?:-F|--flush|-X|--delete-chain|-Z|--zero)$/.test(a))) return push(D, `${program} -F`);
-      const change = args.find((a) => /^(?:-[AIDRPNE]|--(?:append|insert|delete|replace|policy|new-chain|rename-chain))$/.test(a));
+    case "ip6tables":
+    case "iptables-legacy":
+    case "iptables-nft":
+    case "ip6tables-legacy":
+    case "ip6tables-nft": {
+      if (args.some((a) => /^(?:-[A-Z]*[FX][A-Z]*|--flush|--delete-chain)$/.test(a))) return push(D, `${program} -F`);
+      const change = args.find((a) => /^(?:-[AIDRPNEZ]\S*|--(?:append|insert|delete|replace|policy|new-chain|rename-chain|zero))$/.test(a));
       if (change) return push(W, `${program} ${change}`);
       return;
     }
+    case "iptables-restore":
+    case "ip6tables-restore":
+      if (args.some((a) => /^(?:-t|--test)$/.test(a))) return;
+      return push(D, program);
     case "nft":
+      if (args.some((a) => /^(?:-c|--check)$/.test(a))) return;
       if (s0 === "flush" || s0 === "delete" || s0 === "destroy") return push(D, `nft ${s0}`);
       if (/^(?:add|insert|replace|create|rename|reset|-f)$/.test(s0) || args.includes("-f")) return push(W, `nft ${s0 || "-f"}`);
       return;
@@ -539,23 +682,31 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (/^(?:enable|disable|allow|deny|reject|limit|delete|default|insert|route|reload|prepend|logging)$/.test(s0)) return push(W, `ufw ${s0}`);
       return;
     case "sysctl":
-      if (args.some((a) => /^(?:-w|--write|-p|--load|--system)$/.test(a) || (!a.startsWith("-") && a.includes("=")))) return push(W, "sysctl -w");
+      if (args.some((a) => /^(?:-[a-zA-Z]*[wp][a-zA-Z]*|--write|--load|--system)$/.test(a) || (!a.startsWith("-") && a.includes("=")))) return push(W, "sysctl -w");
       return;
     case "ip": {
+      // `ip netns exec ns cmd`: the command, in another namespace.
+      if (s0 === "netns" && sub[1] === "exec") {
+        const k = args.indexOf("exec");
+        if (depth < 3 && args[k + 2] !== undefined) commandEffect(args.slice(k + 2), out, depth + 1, line);
+        return;
+      }
+      if (args.some((a) => /^-(?:b|batch)$/.test(a))) return push(W, "ip -batch");
       // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it.
       const verb = sub[1] ?? "";
       if (/^(?:set|add|del|delete|change|replace|flush|append|prepend|up|down)$/.test(verb)) return push(W, `ip ${s0} ${verb}`);
       return;
     }
     case "mount":
-      if (args.some((a) => !a.startsWith("-"))) return push(W, "mount");
+      // `mount -t nfs` lists; a device, a mount point or `-a` mounts.
+      if (args.some((a) => /^(?:-a|--all)$/.test(a)) || afterEachOption(args, new Set(["-t", "--types", "-o", "--options", "-O", "--test-opts", "-L", "--label", "-U", "--uuid"])).length > 0) return push(W, "mount");
       return;
     case "logrotate":
-      if (args.some((a) => /^(?:-d|--debug)$/.test(a))) return;
+      if (args.some((a) => /^(?:-[a-zA-Z]*d[a-zA-Z]*|--debug)$/.test(a))) return;
       return push(W, "logrotate");
     case "scp": {
       // To another host leaves the machine; from one writes here.
-      const operands = afterOptions(args, new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-c", "-S"]));
+      const operands = afterEachOption(args, new Set(["-i", "-P", "-o", "-F", "-J", "-l", "-c", "-S"]));
       if (operands.length < 2) return;
       return push(REMOTE_PATH.test(operands[operands.length - 1]!) ? X : W, "scp");
     }
@@ -577,12 +728,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (/^(?:pilot|upload_to_testflight|testflight|firebase_app_distribution|appcenter_upload)$/.test(action)) return push(X, `fastlane ${action}`);
       return;
     }
-    case "find":
-      if (args.includes("-delete") || args.some((a, k) => a === "-exec" && /^(?:rm|shred)$/.test(basename(args[k + 1] ?? "")))) return push(D, "find -delete");
-      return;
     case "sed":
     case "perl":
-      if (args.some((a) => /^-[a-zA-Z]*i/.test(a))) push(W, `${program} -i`);
+      if (args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a))) push(W, `${program} -i`);
       return;
     case "dd":
       if (args.some((a) => a.startsWith("of="))) push(D, "dd of=");
@@ -651,8 +799,25 @@ function afterOptions(args: readonly string[], valueFlags: ReadonlySet<string>):
   return args.slice(k);
 }
 
-/** `user@host:path` or `host:path` (not `C:\\`, not a URL). */
-const REMOTE_PATH = /^(?:[\w.-]+@)?[\w.-]+:(?!\/\/)/;
+/** `user@host:path`, `host:path`, `[fe80::1]:path` or `scp://host/path` (not `C:\\`, not another URL). */
+const REMOTE_PATH = /^(?:(?:[\w.-]+@)?(?:[\w.-]+|\[[0-9a-fA-F:.%\w]+\]):(?!\/\/)|scp:\/\/)/;
+
+/** HTTPie's and xh's options that take a value (its `-a user:pass` is not a method). */
+const HTTPIE_VALUES: ReadonlySet<string> = new Set(["-a", "--auth", "-A", "--auth-type", "--timeout", "--session", "--session-read-only", "-p", "--print", "-o", "--output", "--verify", "--cert", "--cert-key", "--proxy", "--max-redirects", "--pretty", "-s", "--style", "--format-options", "--boundary", "--default-scheme", "--ssl", "--ciphers", "--response-charset", "--response-mime"]);
+
+/** The operands of a command line: every word that is not an option or the value of one. */
+function afterEachOption(args: readonly string[], valueFlags: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a.startsWith("-") && a !== "-") {
+      if (valueFlags.has(a)) k++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
 
 /** The file a download or an archive is written to, unless it is stdout or /dev/*; undefined when none is named. */
 function outputFile(args: readonly string[], flag: RegExp, attached: RegExp): string | undefined {

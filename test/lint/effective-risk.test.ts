@@ -426,6 +426,12 @@ describe("large input stays linear", () => {
     expect(commandEffects(`${"a=b; ".repeat(40000)}eval "$c"`).map((e) => e.what)).toEqual(["`eval $c` (code the plan does not show)"]);
     expect(commandEffects(`${"cat x | ".repeat(20000)}bash`).map((e) => e.what)).toEqual(["`cat x | bash` (code the plan does not show)"]);
     expect(commandEffects(`eval "$(cat ${"a ".repeat(50000)})"`).map((e) => e.what)).toEqual([`\`eval $(cat ${"a ".repeat(26)}a…\` (code the plan does not show)`]);
+    // Runs of newlines (a separator followed by blanks, in every pattern that looks for a command's start), spaces in a substitution, `python -m` after `python -m`.
+    expect(commandEffects(`ls\n${"\n".repeat(200000)}rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    expect(commandEffects(`A=1\n${"\r\n".repeat(100000)}at now <<< "x"; cat x | bash; source y`).length).toBeGreaterThan(0);
+    expect(commandEffects(`sh -c "$(cat${" ".repeat(200000)}"`)).toBeDefined();
+    expect(commandEffects(`${"flock a ".repeat(25000)}rm x`).map((e) => e.what)).toEqual(["`rm`"]);
+    expect(commandEffects(`${"python -m ".repeat(20000)}http.server`).map((e) => e.what)).toEqual(["`http.server` (serves files to the network)"]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
@@ -654,7 +660,7 @@ describe("effects behind a name: package runners, task targets, modules, code fr
     ["cd /opt/press && sh < pending/banner-steps.txt", "write", true, "`sh < pending/banner-steps.txt` (code the plan does not show)"],
     ["cat cmds.txt | bash", "write", true, "`cat cmds.txt | bash` (code the plan does not show)"],
     // A function from a sourced file is read by its name, as a script is.
-    ["source /opt/showtime/ops.sh && count_posters riverside && tidy_all riverside", "write", true, "`tidy_all`"],
+    ["source /opt/showtime/ops.sh && count_posters riverside && tidy_all riverside", "write", false, "`tidy_all`"],
     [". ./ops.sh; purge-cache --all", "write", true, "`purge-cache`"],
     // Code held in a variable or read from a file at run time: the plan does not show it.
     ['eval "$CLEANUP_CMD"', "write", true, "`eval $CLEANUP_CMD` (code the plan does not show)"],
@@ -792,6 +798,148 @@ describe("wrappers, maintenance commands, local writes and service CLIs (passed 
     "xh https://api.example.com/health",
     "ansible web -m ping",
     'ansible web -m shell -a "df -h"',
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("red team of 12a9fca: keywords, option values, spellings and look-ups", () => {
+  it.each([
+    // Shell keywords in front of a command hide nothing.
+    ["if true; then rm -rf /srv/x; fi", "write", true],
+    ["for f in *.log; do rm \"$f\"; done", "write", true],
+    ["while true; do kubectl delete pod x; done", "external", true],
+    ["! rm -rf /srv/x", "write", true],
+    ["while read l; do eval \"$l\"; done < cmds.txt", "write", true],
+    // Package runners: versions, `npm exec`, `npm x`.
+    ["npx rimraf@5 dist", "write", true],
+    ["npx @scope/cleaner@latest --all && npx rimraf@latest dist", "write", true],
+    ["npm exec --yes -- rimraf node_modules", "write", true],
+    ["npm x rimraf dist", "write", true],
+    ["npx wrangler@3 deploy", "external", false],
+    ["npx -p wrangler wrangler deploy", "external", false],
+    // Task runners' options that take a value.
+    ["make -C build clean", "write", true],
+    ["make -f Makefile.ci clean", "write", true],
+    ["npm --prefix web run clean", "write", true],
+    ["pnpm -C app run clean", "write", true],
+    ["make tidy", "write", false],
+    // Wrappers' options that take a value, and their spellings.
+    ["sudo -iu app rm -rf /srv/x", "write", true],
+    ["timeout -s KILL 10 rm -rf /srv/x", "write", true],
+    ["timeout -k 5 10 rm -rf /srv/x", "write", true],
+    ["ionice -c 3 rm -rf /srv/x", "write", true],
+    ["env -C /srv rm -rf x", "write", true],
+    ["xargs -a list.txt rm -f", "write", true],
+    ["xargs -d '\\n' rm", "write", true],
+    ['su --login app --command="rm -rf /srv/x"', "write", true],
+    ['script -qc "rm -rf /srv/x" /dev/null', "write", true],
+    ['sg docker -c "docker rm -f web"', "write", true],
+    ["gosu app rm -rf /srv/x", "write", true],
+    ["unshare -r rm -rf /srv/x", "write", true],
+    ["ip netns exec ns1 rm -rf /srv/x", "write", true],
+    ["find /srv -name '*.tmp' -execdir rm {} +", "write", true],
+    ["find /srv -name '*.log' -exec truncate -s0 {} \\;", "write", true],
+    ["find /srv -name '*.log' -exec mv {} /archive \\;", "write", false],
+    // Programs fed on stdin, variables in every spelling.
+    ["sh -s < steps.txt", "write", true],
+    ["bash -x < steps.txt", "write", true],
+    ["cat steps.txt | bash -x", "write", true],
+    ["cat steps.txt | sudo -u app bash", "write", true],
+    ["bash steps.txt", "write", true],
+    ["eval ${CMD}", "write", true],
+    ["eval $(cat cmd.txt)", "write", true],
+    ['eval "$(sed -n 3p cmd.txt)"', "write", true],
+    ['xargs -I% sh -c "%" < cmds.txt', "write", true],
+    ["echo rm -rf /srv/x | bash", "write", true],
+    ['echo "rm -rf /srv/x" | sudo at now', "write", true],
+    // Downloads, data, archives, in their usual spellings.
+    ["curl -sSLo /usr/local/bin/kubectl https://x.example.com/k", "write", false],
+    ["curl -OJ https://x.example.com/a.tgz", "write", false],
+    ["curl -d@body.json https://x.example.com/api", "external", false],
+    ["wget https://x.example.com/a.tgz", "write", false],
+    ["wget -P /opt https://x.example.com/a.tgz", "write", false],
+    ["gtar -xzf a.tgz", "write", false],
+    ["sed --in-place s/a/b/ app.conf", "write", false],
+    ["iptables -FX", "write", true],
+    ["iptables-restore < rules.v4", "write", true],
+    ["sysctl -ep", "write", false],
+    ["mount -a", "write", false],
+    ["python3 -u -m http.server 8000", "external", false],
+    ["python -B -m django flush --noinput", "write", true],
+    // Service CLIs: gh's shape for glab, stripe's own commands, scp's forms.
+    ["glab mr approve 12", "external", false],
+    ["glab -R team/site repo delete --yes", "external", true],
+    ["stripe --api-key sk_test_x customers delete cus_1", "external", true],
+    ["stripe trigger payment_intent.succeeded", "external", false],
+    ["scp backup.tgz ops@backup01:/tmp/ -v", "external", false],
+    ["npx sequelize-cli db:migrate:undo:all", "write", true],
+    ["npx knex --knexfile k.js migrate:rollback", "write", true],
+    ["dotnet ef database update 0", "write", true],
+    // Caches and build outputs by other tools' names, servers that expose a port.
+    ["apt-get clean", "write", true],
+    ["dnf clean all", "write", true],
+    ["uv cache clean", "write", true],
+    ["poetry cache clear --all pypi", "write", true],
+    ["gem cleanup", "write", true],
+    ["npm prune", "write", true],
+    ["ccache -C", "write", true],
+    ["rake clobber", "write", true],
+    ["gulp clean", "write", true],
+    ["flutter clean", "write", true],
+    ["bazel clean --expunge", "write", true],
+    ["make mrproper", "write", true],
+    ["mix ecto.drop", "write", true],
+    ["npx serve ./exports", "external", false],
+    ["php -S 0.0.0.0:8000 -t /srv/records", "external", false],
+    ["ngrok http 8080", "external", false],
+  ] as const)("%s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    "tar -xf a.tar -O | grep x",
+    "tar --to-stdout -xzf a.tgz f",
+    "unzip -c a.zip f | head",
+    "logrotate -vd /etc/logrotate.conf",
+    "make -n clean",
+    "make clean -n",
+    "make --just-print clean",
+    "go clean -n",
+    "cargo clean -n",
+    "brew cleanup -n",
+    "git clean -ndf",
+    "make clean-check",
+    "npm run clean:check",
+    "npm run prune:dry",
+    "npm run flush:status",
+    "mount -t nfs",
+    "nft -c -f /etc/nftables.conf",
+    "http -F https://x.example.com",
+    "http --json https://x.example.com/api",
+    "http --offline POST https://x.example.com x=1",
+    "http -a u:p https://x.example.com/me",
+    "python3 -m http.server --bind 127.0.0.1 8000",
+    "python3 -m http.server --help",
+    "aws logs filter-log-events --log-group-name app",
+    "sudo -iu app whoami",
+    "timeout -s KILL 10 df -h",
+    "find /srv -name '*.log' -execdir wc -l {} +",
+    "echo hello | bash -n",
+    "wget --spider https://x.example.com",
+    "wget -qO- https://x.example.com",
+    "curl -sSLo /dev/null https://x.example.com",
+    "iptables -L -n -v",
+    "sysctl -a",
+    "bash -n steps.sh",
+    "apt-get install --dry-run -y curl",
+    "ccache -s",
+    "gulp lint",
+    "mix test",
+    "php -S 127.0.0.1:8000",
+    "php -r 'echo 1;'",
+    "ngrok version",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
