@@ -252,7 +252,8 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
     return undefined;
   }
   if (!target) return undefined;
-  const words = target.toLowerCase().split(/[^a-z0-9]+/);
+  // `purgeCache`, `deleteOldBackups.py`: camelCase words too.
+  const words = target.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
   // `clean:check`, `prune:dry`, `flush-status`: a target that ends in a look-up reports on the effect.
   if (TARGET_READ.has(words[words.length - 1]!)) return undefined;
   if (words.some((w) => TARGET_TEARDOWN.has(w))) return { ...EFFECT.xd, what: shown };

@@ -194,6 +194,9 @@ function pythonModule(words: readonly string[], i: number): { module: string; at
   return undefined;
 }
 
+/** One-word commands of every shell, not a sourced file's functions (`clear` clears the screen). */
+const TERMINAL_WORDS = new Set(["clear", "reset", "install", "import", "true", "false", "exit", "return", "set", "unset", "export", "shift", "wait", "trap", "read", "test"]);
+
 /** A shell function's usual name: words joined by `_` or `-` (`tidy_all`, `purge-cache`). */
 const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
@@ -389,6 +392,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     // `uv pip install x`: pip's own command line.
     else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
     else break;
+  }
+  // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
+  const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
+  if (held && depth < 3) {
+    const value = line.vars.get(held[1]!);
+    if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
+    if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
   }
   // `npx rimraf@5`, `npx @scope/tool@latest`: the package's version is not its name.
   const program = basename(words[i]!).replace(/(.)@[^/@]*$/, "$1");
@@ -771,7 +781,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
-  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/") || (line.sourced && FUNCTION_NAME.test(program)));
+  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);

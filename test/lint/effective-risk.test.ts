@@ -890,6 +890,15 @@ describe("red team of 12a9fca: keywords, option values, spellings and look-ups",
     ["bazel clean --expunge", "write", true],
     ["make mrproper", "write", true],
     ["mix ecto.drop", "write", true],
+    // A variable as the program: its value when the line sets it, else code the plan does not show when it names a command.
+    ['CMD="rm -rf /srv/x"; $CMD', "write", true],
+    ["RM=rm; $RM -rf /srv/x", "write", true],
+    ["P=kubectl; $P delete ns prod", "external", true],
+    ["$CLEANUP_CMD --all", "write", true],
+    // Functions of a sourced file by one word or in camelCase.
+    ["source ops.sh && cleanup", "write", true],
+    ["source ops.sh && purgeCache riverside", "write", true],
+    [". ./deploy-lib.sh && deploy staging", "external", false],
     ["npx serve ./exports", "external", false],
     ["php -S 0.0.0.0:8000 -t /srv/records", "external", false],
     ["ngrok http 8080", "external", false],
@@ -940,6 +949,10 @@ describe("red team of 12a9fca: keywords, option values, spellings and look-ups",
     "php -S 127.0.0.1:8000",
     "php -r 'echo 1;'",
     "ngrok version",
+    "$PYTHON -m pytest -q",
+    'P=ls; $P -la /srv',
+    "source ops.sh && clear && count_posters x",
+    "source venv/bin/activate && pytest -q && listFiles",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
