@@ -25,6 +25,9 @@ const EFFECT: Record<Kind, { risk: Risk; destructive: boolean }> = {
   d: { risk: "write", destructive: true },
 };
 
+/** Sequelize's tasks, under its two package names. */
+const SEQUELIZE: Readonly<Record<string, Kind>> = lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" });
+
 /** Program -> subcommand (first word after the options; `pg:reset` whole) -> effect. `""`: the program alone. */
 const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
   pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" }),
@@ -47,12 +50,12 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   // Migration and ORM tools (two or three words: `supabase db reset`, `dotnet ef database drop`).
   artisan: lookup({ "migrate:fresh": "d", "migrate:reset": "d", "migrate:refresh": "d", "migrate:rollback": "d", "db:wipe": "d", migrate: "w", "db:seed": "w", "cache:clear": "d" }),
   knex: lookup({ "migrate:rollback": "d", "migrate:down": "d", "migrate:latest": "w", "migrate:up": "w", "seed:run": "w" }),
-  sequelize: lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" }),
+  sequelize: SEQUELIZE,
   typeorm: lookup({ "schema:drop": "d", "migration:revert": "d", "schema:sync": "w", "migration:run": "w" }),
   "drizzle-kit": lookup({ drop: "d", push: "w", migrate: "w" }),
   supabase: lookup({ "db reset": "d", "db push": "w", "projects delete": "xd", "functions deploy": "x", "functions delete": "xd", "secrets set": "x" }),
   dotnet: lookup({ "ef database drop": "d", "ef database update": "w", "ef migrations remove": "w", clean: "d" }),
-  "sequelize-cli": lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" }),
+  "sequelize-cli": SEQUELIZE,
   // Caches and build outputs removed (`make clean` by another name).
   npm: lookup({ "cache clean": "d" }),
   yarn: lookup({ "cache clean": "d" }),
@@ -208,7 +211,7 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
 }
 
 /** Programs in the table above that also run tasks by name (`npm run clean`, `yarn clear-cache`): looked at again below. */
-const TASK_TOOLS = new Set(["npm", "pnpm", "yarn", "dotnet"]);
+const TASK_TOOLS = new Set(["npm", "pnpm", "yarn"]);
 
 /** `stripe <resource> <verb>`: a change to the account (external); deleting or cancelling destroys. */
 function stripeEffect(sub: readonly string[]): CliEffect | undefined {

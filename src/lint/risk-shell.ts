@@ -161,7 +161,7 @@ interface Line {
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
-/** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`, `git clean -n`; `git commit -n` is handled as git). */
+/** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
 const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync"]);
 
 /** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
@@ -446,7 +446,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     return;
   }
-  const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
+  const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => a === "-n" || (/^(?:g?make|rsync)$/.test(program) && /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a)) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
   const production = args.find((a) => PRODUCTION.test(a));
   const push = (e: Effect, what: string): void => {
     if (!e || dry) return;
@@ -615,7 +615,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     }
     case "ccache":
-      if (args.some((a) => /^(?:-C|--clear|-c|--cleanup|-z|--zero-stats)$/.test(a))) return push(D, "ccache -C");
+      if (args.some((a) => /^(?:-C|--clear|-c|--cleanup)$/.test(a))) return push(D, "ccache -C");
       return;
     case "php": {
       // `php -S 0.0.0.0:8000`: the built-in server, on an address other machines reach.
@@ -634,11 +634,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "tar":
     case "gtar":
     case "bsdtar": {
-      // To stdout (`-O`, `--to-stdout`): extracting writes nothing.
-      if (args.some((a) => /^(?:--to-stdout|--to-command.*)$/.test(a) || /^-?[a-zA-Z]*O[a-zA-Z]*$/.test(a))) return;
       // The mode letters (`-xzf`, `xzf`, `-x -f`, `--extract`): extracting writes files; creating writes the archive unless it goes to stdout.
       const first = args[0] ?? "";
       const bundle = /^[a-zA-Z]+$/.test(first) ? first : "";
+      // To stdout (`-O`, `xOf`, `--to-stdout`): extracting writes nothing.
+      if (bundle.includes("O") || args.some((a) => /^(?:--to-stdout|--to-command.*)$/.test(a) || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a))) return;
       const letters = bundle + args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join("");
       if (/x/.test(letters) || args.some((a) => /^--(?:extract|get)$/.test(a))) return push(W, "tar -x");
       if (args.includes("--delete")) return push(D, "tar --delete");
