@@ -227,7 +227,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
   if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
-  if (depth < 3) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!, depth + 1));
+  if (depth < 3) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
     out.push({ risk: "write", destructive: true, what: `\`${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
@@ -302,13 +302,13 @@ const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 const CATTED_TO_SHELL = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*(?:(?:sudo|doas|env)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+[a-z_][a-z0-9_-]*)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:[ \t]+[-+][a-zA-Z]+)*(?:[ \t]+--(?:[ \t]+[^\s|;&()]+)*)?[ \t]*(?=$|[;&|)\n])/g;
 
 /** `echo rm -rf x | bash`: unquoted words echoed into a shell are its command line. */
-const BARE_ECHO_TO_SHELL = /(?:^|[;&|(\n][ \t]*)echo[ \t]+([^\s"'|;&()<>$`-][^"'|;&()<>$`\n]*?)[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|dash|ksh)\b/g;
+const BARE_ECHO_TO_SHELL = /(?:^|[;&|(\n][ \t]*)echo[ \t]+([^\s"'|;&()<>$`-][^"'|;&()<>$`\n]*)\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|dash|ksh)\b/g;
 
 /** `eval $(cat f)`, ``eval `cat f` ``, `bash -c "`cat f`"`: a file's content run, written without the quotes the splitter keeps together. */
 const BARE_FILE_PROGRAM = /\b(eval|(?:sh|bash|zsh|dash|ksh)[ \t]+-[a-z]*c)[ \t]+(?:\$\(|["']?`)[ \t]*((?:cat|head|tail|sed|grep|awk|jq|cut)\b[^()`|;&\n]*|<[ \t]*[^\s()`|;&]+)/g;
 
 /** A job given to `at` or `batch`: echoed into it, or as a here-string. */
-const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+)?(?:\/usr\/bin\/)?(?:at|batch)\b|(?:^|[;&|(\n][ \t]*)(?:at|batch)\b[^<;&|\n]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+)?(?:\/usr\/bin\/)?(?:at|batch)\b|(?:^|[;&|(\n][ \t]*)(?:at|batch)\b[^<;&|\n()]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
 
 /**
  * A file a shell reads its program from on stdin (`cat F | bash`, `bash < F`): a script is

@@ -430,6 +430,8 @@ describe("large input stays linear", () => {
     expect(commandEffects(`ls\n${"\n".repeat(200000)}rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
     expect(commandEffects(`A=1\n${"\r\n".repeat(100000)}at now <<< "x"; cat x | bash; source y`).length).toBeGreaterThan(0);
     expect(commandEffects(`sh -c "$(cat${" ".repeat(200000)}"`)).toBeDefined();
+    expect(commandEffects(`echo a${" ".repeat(200000)}b; echo a${"\t".repeat(200000)}b | wc`)).toEqual([]);
+    expect(commandEffects("$(at ".repeat(40000))).toEqual([]);
     expect(commandEffects(`${"flock a ".repeat(25000)}rm x`).map((e) => e.what)).toEqual(["`rm`"]);
     expect(commandEffects(`${"python -m ".repeat(20000)}http.server`).map((e) => e.what)).toEqual(["`http.server` (serves files to the network)"]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
