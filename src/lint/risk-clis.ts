@@ -60,7 +60,8 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   npm: lookup({ "cache clean": "d" }),
   yarn: lookup({ "cache clean": "d" }),
   pnpm: lookup({ "store prune": "d" }),
-  go: lookup({ clean: "d" }),
+  // `go mod tidy` rewrites go.mod and go.sum.
+  go: lookup({ clean: "d", "mod tidy": "w", "mod edit": "w", "mod vendor": "w" }),
   cargo: lookup({ clean: "d" }),
   mvn: lookup({ clean: "d" }),
   gradle: lookup({ clean: "d" }),

@@ -602,16 +602,26 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     case "ansible": {
       // `ansible hosts -m shell -a "rm -rf x"`: the module's arguments are its command line; other modules by what they change.
-      const m = args.findIndex((a) => a === "-m" || a === "--module-name");
-      const module = (m >= 0 ? args[m + 1] : undefined)?.replace(/^ansible\.builtin\./, "") ?? "command";
-      const a = args.findIndex((x) => x === "-a" || x === "--args");
-      const moduleArgs = a >= 0 ? args[a + 1] ?? "" : "";
+      // `-m shell`, `--module-name=shell`, `-m community.general.ufw` (a collection's module by its last name).
+      const valueOf = (short: string, long: string): string | undefined => {
+        const k = args.findIndex((a) => a === short || a === long || a.startsWith(`${long}=`));
+        return k < 0 ? undefined : args[k]!.startsWith(`${long}=`) ? args[k]!.slice(long.length + 1) : args[k + 1];
+      };
+      const module = valueOf("-m", "--module-name")?.replace(/^.*\./, "") ?? "command";
+      const moduleArgs = valueOf("-a", "--args") ?? "";
       if (/^(?:shell|command|raw)$/.test(module)) {
         if (moduleArgs && depth < 3) out.push(...commandEffects(moduleArgs, depth + 1));
         return;
       }
-      if (/\bstate=absent\b/.test(moduleArgs)) return push(D, `ansible -m ${module} state=absent`);
-      if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key)$/.test(module)) return push(W, `ansible -m ${module}`);
+      if (/\bstate=absent\b/.test(moduleArgs) || (module === "synchronize" && /\bdelete=(?:yes|true)\b/.test(moduleArgs))) return push(D, `ansible -m ${module} ${module === "synchronize" ? "delete=yes" : "state=absent"}`);
+      if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|systemd_service|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key|ufw|iptables|firewalld|synchronize)$/.test(module)) return push(W, `ansible -m ${module}`);
+      return;
+    }
+    case "at":
+    case "batch": {
+      // `at -f job.sh now`: the job file, read by its name as a script is.
+      const k = args.indexOf("-f");
+      if (k >= 0 && args[k + 1] !== undefined && depth < 3) shellStdin(`at -f ${args[k + 1]}`, args[k + 1]!, out, depth);
       return;
     }
     case "ccache":
