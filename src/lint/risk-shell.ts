@@ -653,9 +653,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (/x/.test(letters) || args.some((a) => /^--(?:extract|get)$/.test(a))) return push(W, "tar -x");
       if (args.includes("--delete")) return push(D, "tar --delete");
       if (!/[cruA]/.test(letters) && !args.some((a) => /^--(?:create|append|update|concatenate)$/.test(a))) return;
+      // The archive: `--file=F`, or the word after the option bundle that ends in `f`.
       const f = args.findIndex((a) => (a === bundle && bundle.includes("f")) || /^-[a-zA-Z]*f$/.test(a));
-      const file = outputFile(args, /^--file$/, /^--file=(.+)$/) ?? (f >= 0 ? outputFile([args[f + 1] ?? "-"], /^$/, /^(.+)$/) : undefined);
-      if (file !== undefined) return push(W, "tar -c");
+      if (outputFile(args, /^--file$/, /^--file=(.+)$/) !== undefined || (f >= 0 && isFile(args[f + 1]))) return push(W, "tar -c");
       return;
     }
     case "unzip":
@@ -847,10 +847,13 @@ function outputFile(args: readonly string[], flag: RegExp, attached: RegExp): st
       const m = attached.exec(a);
       return m ? m[1] ?? m[2] : undefined;
     })();
-    if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return file;
+    if (isFile(file)) return file;
   }
   return undefined;
 }
+
+/** A path that names a file: not stdout (`-`), not a device (`/dev/null`). */
+const isFile = (path: string | undefined): path is string => path !== undefined && path !== "-" && !/^\/dev\//.test(path);
 
 function basename(word: string): string {
   const slash = word.lastIndexOf("/");
