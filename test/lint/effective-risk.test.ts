@@ -428,8 +428,9 @@ describe("large input stays linear", () => {
     expect(commandEffects(`eval "$(cat ${"a ".repeat(50000)})"`).map((e) => e.what)).toEqual([`\`eval $(cat ${"a ".repeat(26)}a…\` (code the plan does not show)`]);
     // Runs of newlines (a separator followed by blanks, in every pattern that looks for a command's start), spaces in a substitution, `python -m` after `python -m`.
     expect(commandEffects(`ls\n${"\n".repeat(200000)}rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
-    expect(commandEffects(`A=1\n${"\r\n".repeat(100000)}at now <<< "x"; cat x | bash; source y`).length).toBeGreaterThan(0);
-    expect(commandEffects(`sh -c "$(cat${" ".repeat(200000)}"`)).toBeDefined();
+    expect(commandEffects(`A=1\n${"\r\n".repeat(100000)}at now <<< "x"; cat x | bash; source y`).map((e) => e.what)).toEqual(["`cat x | bash` (code the plan does not show)"]);
+    expect(commandEffects(`sh -c "$(cat${" ".repeat(200000)}"`)).toEqual([]);
+    expect(commandEffects(`sh -c "$(cat${" ".repeat(200000)}cmd.txt)"`).map((e) => e.risk)).toEqual(["write"]);
     expect(commandEffects(`echo a${" ".repeat(200000)}b; echo a${"\t".repeat(200000)}b | wc`)).toEqual([]);
     expect(commandEffects("$(at ".repeat(40000))).toEqual([]);
     expect(commandEffects(`${"flock a ".repeat(25000)}rm x`).map((e) => e.what)).toEqual(["`rm`"]);
