@@ -134,6 +134,7 @@ export function checksummedLinesOf(buf: Buffer, file: string, origin = 0): Check
       }
       throw damaged(file, line, end === start ? "an empty line before a record" : "its checksum does not match");
     }
+    if (value === NOT_JSON) throw damaged(file, line, "its checksum matches but it is not JSON");
     values.push(value);
     hashes.push(buf.toString("latin1", end - HASH_LEN, end));
     // Complete and checksummed, only its newline is missing: the line was written whole.
@@ -289,17 +290,32 @@ function recordProblem(r: JournalRecord): string | undefined {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** The value of the line at `start..end`; none for a line longer than a string can be (no writer's JSON is: it was one string). */
+/**
+ * The value of the line at `start..end`; none when its checksum does not match, or for a
+ * line longer than a string can be (no writer's JSON is: it was one string). The checksum
+ * is of the bytes as written, hashed as read: not decoded and encoded again.
+ */
 function decodeAt(buf: Buffer, start: number, end: number): unknown {
+  const json = end - HASH_LEN - 1;
+  if (json <= start || buf[json] !== 32) return undefined;
+  if (sha256Hex(buf.subarray(start, json)) !== buf.toString("latin1", json + 1, end)) return undefined;
   let text: string;
   try {
-    text = buf.toString("utf8", start, end);
+    text = buf.toString("utf8", start, json);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ERR_STRING_TOO_LONG") return undefined;
     throw err;
   }
-  return decodeLine(text);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Checksummed, so written whole, and yet no JSON: made by hand, not torn.
+    return NOT_JSON;
+  }
 }
+
+/** What `decodeAt` returns for a line whose checksum matches but which is not JSON. */
+const NOT_JSON = Symbol("not JSON");
 
 /** The value of a checksummed line (without its newline); none when the checksum does not match. */
 export function decodeLine(text: string): unknown {

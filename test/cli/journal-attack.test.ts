@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TEST_TOOLS, readState, tempDir, writeFile } from "../runtime/helpers.js";
@@ -123,6 +124,20 @@ describe("a crafted journal", () => {
     expect(status.code).not.toBe(0);
     expect(status.stderr).toMatch(/journal\.jsonl is damaged .*line 2: an empty line before a record/);
     expect(planspec(ws, ["resume", "c"]).stderr).toMatch(/journal\.jsonl is damaged/);
+  });
+
+  it("with a line whose checksum matches but which is not JSON names the journal and the line, not state.json", () => {
+    const { ws, dir, journal } = pausedWithRecords();
+    const first = journal.indexOf(10) + 1;
+    const text = '{"v":3,"n":{';
+    const line = `${text} ${createHash("sha256").update(text).digest("hex")}\n`;
+    writeFileSync(join(dir, "journal.jsonl"), Buffer.concat([journal.subarray(0, first), Buffer.from(line)]));
+    for (const cmd of [["status", "c"], ["resume", "c"]]) {
+      const r = planspec(ws, cmd);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toMatch(/journal\.jsonl is damaged or was edited outside planspec \(line 2: its checksum matches but it is not JSON\)/);
+      expect(r.stderr).not.toMatch(/state\.json|\n\s+at /);
+    }
   });
 
   it("whose later records sit after a hole of zeros (room lost, the writer went on) is refused, not read as a torn tail", () => {
