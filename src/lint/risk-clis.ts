@@ -76,7 +76,16 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   sbt: lookup({ clean: "d" }),
   mix: lookup({ clean: "d", "ecto.drop": "d", "ecto.reset": "d", "ecto.rollback": "d", "ecto.migrate": "w", "ecto.create": "w" }),
   ngrok: lookup({ http: "x", tcp: "x", tls: "x", start: "x", tunnel: "x" }),
+  // Sync and object-store tools: `rclone sync` and `move` delete what is not (or no longer) at the source.
+  rclone: lookup({ sync: "xd", bisync: "xd", move: "xd", moveto: "xd", delete: "xd", deletefile: "xd", purge: "xd", rmdir: "xd", rmdirs: "xd", cleanup: "xd", dedupe: "xd", copy: "x", copyto: "x", copyurl: "x", mkdir: "x", touch: "x", rcat: "x", settier: "x", link: "x", serve: "x" }),
+  s3cmd: lookup({ del: "xd", rm: "xd", rb: "xd", mv: "xd", delpolicy: "xd", dellifecycle: "xd", delcors: "xd", put: "x", sync: "x", cp: "x", mb: "x", setacl: "x", setpolicy: "x", setcors: "x", setlifecycle: "x", modify: "x", restore: "x", expire: "x", get: "w" }),
+  // Migration tools: going down or resetting drops what the migrations made.
+  dbmate: lookup({ drop: "d", rollback: "d", down: "d", up: "w", migrate: "w", create: "w", new: "w", load: "w", dump: "w" }),
+  diesel: lookup({ "migration revert": "d", "migration redo": "d", "database reset": "d", "database drop": "d", "migration run": "w", "migration generate": "w", "database setup": "w", setup: "w" }),
 });
+
+/** goose's commands, found after its driver and connection string (`goose -dir m postgres "$DB" down`). */
+const GOOSE: Readonly<Record<string, Kind>> = lookup({ down: "d", "down-to": "d", reset: "d", redo: "d", up: "w", "up-by-one": "w", "up-to": "w", fix: "w", create: "w" });
 
 /**
  * Package managers: an install changes the machine and runs the packages' install scripts
@@ -190,6 +199,10 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
     if (two === "migrate deploy" || two === "migrate dev" || two === "db push" || two === "db execute") return { ...EFFECT.w, what: `prisma ${two}` };
     return undefined;
   }
+  if (program === "goose") {
+    const command = sub.find((w) => w in GOOSE);
+    return command ? { ...EFFECT[GOOSE[command]!], what: `goose ${command}` } : undefined;
+  }
   if (TASK_RUNNERS.has(program)) {
     const task = sub.find((w) => w in DB_TASKS);
     return task ? { ...EFFECT[DB_TASKS[task]!], what: `${program} ${task}` } : undefined;
@@ -245,6 +258,11 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
   if (program === "make" || program === "just" || program === "task" || program === "gulp" || program === "grunt") {
     target = sub.find((w) => !w.includes("="));
     shown = `${program} ${target}`;
+  } else if (program === "yarn" && sub[0] === "workspace" && sub[1] !== undefined) {
+    // `yarn workspace web clean`, `yarn workspace @acme/web run clean`: a workspace's script.
+    const run = sub[2] === "run";
+    target = run ? sub[3] : sub[2];
+    shown = `yarn workspace ${sub[1]}${run ? " run" : ""} ${target}`;
   } else if (program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") {
     // `npm run x`, `pnpm run x`, `yarn x` (npm publish is risk-shell's).
     target = sub[0] === "run" || sub[0] === "run-script" ? sub[1] : program === "npm" ? undefined : sub[0];

@@ -50,6 +50,11 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   dotnet: new Set(["--project", "-p", "--startup-project", "-s", "--context", "-c", "--configuration", "--framework", "-f", "--connection"]),
   stripe: new Set(["--api-key", "--project-name", "-p", "--stripe-account", "--stripe-version"]),
   ip: new Set(["-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"]),
+  goose: new Set(["-dir", "--dir", "-table", "--table", "-certfile", "-ssl-cert", "-ssl-key", "-timeout"]),
+  dbmate: new Set(["-u", "--url", "-e", "--env", "-d", "--migrations-dir", "-s", "--schema-file", "--migrations-table", "--wait-timeout"]),
+  diesel: new Set(["--database-url", "--migration-dir", "--config-file"]),
+  rclone: new Set(["--config", "--log-file", "--log-level"]),
+  s3cmd: new Set(["-c", "--config"]),
 });
 
 const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
@@ -103,6 +108,12 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
   // `tmux new-session -d -s name "cmd"`: the subcommand comes before the options.
   tmux: { values: /^-[stncexyFeSL]$/, operands: 0, sub: 1, line: true },
 });
+
+/** A call of awk's system() with a string first: the command line it runs starts with that string. */
+const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** nmcli verbs that change a connection, a device, the radio or networking (abbreviations included). */
+const NMCLI_CHANGE = /^(?:up|down|add|mod|modify|edit|del|delete|reload|load|import|clone|connect|disconnect|reapply|set|on|off)$/;
 
 /** Modules and packages that serve a directory to the network: the files leave the machine. */
 const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server", "serve"]);
@@ -215,6 +226,10 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     const flag = SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e";
     commandEffect([name, flag, code], out, depth + 1);
   }
+  // `psql "$DB" <<'SQL' … SQL`, `mysql app <<< 'DROP TABLE t'`, `python3 - <<'PY' … PY`: what a SQL client or an
+  // interpreter reads on stdin, read as if given with `-c`. (A shell's here-document needs nothing more: its lines are
+  // lines of the text, read below as commands.)
+  if (depth < 3 && text.includes("<<")) for (const h of hereInputs(text)) stdinInput(h.words, h.body, h.string, out, depth);
   // `cat purge.sql | psql`, `echo "DROP TABLE t" | mysql`, `pg_dump a | psql b`: a client given its SQL on stdin.
   if (SQL_CLIENT_PIPED.test(text)) for (const m of text.matchAll(PIPED_SQL)) {
     const [, catted, , echoed, client, rest] = m;
@@ -243,6 +258,89 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   for (const words of splitCommands(plain)) commandEffect(words, out, depth, line);
   return out;
 }
+
+/** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */
+const HERE_DOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z_][\w.-]*))/g;
+/** A quoted here-string: `<<< 'DROP TABLE t'`. */
+const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)")/g;
+
+/**
+ * The here-documents and quoted here-strings of a command line: the words of the command
+ * that reads each (the last command before it on its line; for `cat <<EOF | psql`, the one
+ * cat's output is piped to) and its text. Each body is scanned once: an opener inside an
+ * earlier body is text of that body, and one never closed runs to the end.
+ */
+function hereInputs(text: string): Array<{ words: string[]; body: string; string: boolean }> {
+  const found: Array<{ words: string[]; body: string; string: boolean }> = [];
+  let bodyEnd = 0;
+  for (const m of text.matchAll(HERE_DOC)) {
+    if (m.index < bodyEnd) continue;
+    const lineEnd = text.indexOf("\n", m.index);
+    // On the last line: no body follows, for this opener or any after it.
+    if (lineEnd < 0) break;
+    const delimiter = m[2] ?? m[3] ?? m[4]!;
+    const lines: string[] = [];
+    let at = lineEnd + 1;
+    while (at <= text.length) {
+      const nl = text.indexOf("\n", at);
+      const stop = nl < 0 ? text.length : nl;
+      const l = m[1] === "-" ? text.slice(at, stop).replace(/^\t+/, "") : text.slice(at, stop);
+      at = stop + 1;
+      if (l === delimiter) break;
+      lines.push(l);
+    }
+    bodyEnd = at;
+    found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: lines.join("\n"), string: false });
+  }
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
+  return found;
+}
+
+/** How far around a here-document's `<<` its reader is looked for: a line of thousands of them is read in one pass. */
+const READER_SPAN = 400;
+
+/**
+ * The command that reads the here-document whose token is `text[from..to)`: the last one
+ * before it on its line, or for `cat`, the one cat's output is piped to after it.
+ */
+function stdinReader(text: string, from: number, to: number): string[] {
+  const behind = text.slice(Math.max(0, from - READER_SPAN), from);
+  const ahead = text.slice(to, to + READER_SPAN);
+  const before = behind.slice(behind.lastIndexOf("\n") + 1);
+  // No reader this module reads stdin for is named there: the line is not split.
+  if (!READER_NAME.test(before)) return [];
+  const after = ahead.includes("\n") ? ahead.slice(0, ahead.indexOf("\n")) : ahead;
+  const commands = splitCommands(before);
+  const words = commands[commands.length - 1] ?? [];
+  const piped = basename(words[0] ?? "") === "cat" ? /^[^|;&]*\|(?!\|)([^|;&]*)/.exec(after) : null;
+  return piped ? (splitCommands(piped[1]!)[0] ?? []) : words;
+}
+
+/**
+ * Text on stdin read as what its reader takes it for: SQL for a SQL client that is given
+ * none of its own, code for an interpreter given no script (`python3 - <<'PY'`). A
+ * here-string to an interpreter is STDIN_PROGRAM's.
+ */
+function stdinInput(words: readonly string[], body: string, string: boolean, out: CommandEffect[], depth: number): void {
+  const k = words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
+  if (k < 0 || body.trim() === "") return;
+  const name = basename(words[k]!);
+  const rest = words.slice(k + 1);
+  if (SQL_CLIENTS.has(name)) {
+    // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
+    if (!OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest.join(" "))) commandEffect([...words.slice(k), "-c", body], out, depth + 1);
+    return;
+  }
+  // `python3 report.py <<EOF`: the input is the script's data.
+  if (rest.some((a) => a !== "-" && !a.startsWith("-"))) return;
+  commandEffect([name, name === "php" ? "-r" : /^python/.test(name) ? "-c" : "-e", body], out, depth + 1);
+}
+
+/** The names `stdinInput` reads stdin for (SQL_CLIENTS, INTERPRETER), and cat, which may pipe to one. */
+const READER_NAME = /psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse|bq|snowsql|cqlsh|python|node|ruby|perl|php|cat/;
+
+/** Interpreters that run the code they read on stdin. */
+const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
 const PIPED_SQL = /(?:^|[|;&\n(])[ \t]*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
@@ -315,9 +413,9 @@ const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?
  * read by its name, as `bash F` is; any other file (`steps.txt`) holds commands the plan
  * does not show.
  */
-function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number): void {
+function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number, risk: "write" | "external" = "write"): void {
   if (/\.(?:sh|bash|zsh|ksh)$/.test(file)) return commandEffect([file], out, depth + 1);
-  out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
+  out.push({ risk, destructive: true, what: `\`${shown}\` (code the plan does not show)` });
 }
 
 function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
@@ -356,6 +454,27 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
       while (words[i]?.startsWith("-")) i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
+    }
+    // `screen -S work -X stuff "rm -rf x\n"`: text typed into the session's shell; `-X exec cmd` runs cmd; another `-X` command runs none.
+    else if (basename(w) === "screen" && words.indexOf("-X", i + 1) > i) {
+      const k = words.indexOf("-X", i + 1);
+      const typed = words[k + 2];
+      if (depth < 3 && words[k + 1] === "stuff" && typed !== undefined) out.push(...commandEffects(typed.replace(/\\[nr]|\^M/g, "\n"), depth + 1));
+      else if (depth < 3 && (words[k + 1] === "exec" || words[k + 1] === "screen") && typed !== undefined) commandEffect(words.slice(k + 2), out, depth + 1, line);
+      return;
+    }
+    // `tmux -L ops new -d "cmd"`, `tmux -S /tmp/s new-session …`: the server's options come before the subcommand; `tmux -c "cmd"` runs one.
+    else if (basename(w) === "tmux" && words[i + 1]?.startsWith("-")) {
+      let k = i + 1;
+      while (words[k]?.startsWith("-")) {
+        if (words[k] === "-c" && words[k + 1] !== undefined) {
+          if (depth < 3) out.push(...commandEffects(words[k + 1]!, depth + 1));
+          return;
+        }
+        k += /^-[SLfT]$/.test(words[k]!) ? 2 : 1;
+      }
+      words = [w, ...words.slice(k)];
+      i = 0;
     }
     // `systemd-run -p Nice=10 rm ...`, `chroot /mnt rm ...`, `flock /tmp/l rm ...`: the command after the wrapper's options and operands.
     else if (basename(w) in RUNS_AFTER) {
@@ -438,6 +557,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   if (program === "ssh") {
     const rest = afterOptions(args, new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]));
+    // `ssh host < steps.txt`: the remote shell's commands come from a file.
+    const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
+    if (stdin !== undefined && depth < 3) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
     if (rest.length > 1 && depth < 3) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
@@ -613,6 +735,17 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         if (moduleArgs && depth < 3) out.push(...commandEffects(moduleArgs, depth + 1));
         return;
       }
+      // `-m uri -a "url=… method=DELETE"`: a call with a method that changes something; `-m script -a ./cleanup.sh`: the script, read by its name.
+      if (module === "uri") {
+        const method = /\bmethod=(\w+)/i.exec(moduleArgs)?.[1]?.toUpperCase();
+        if (method !== undefined && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(method === "DELETE" ? XD : X, `ansible -m uri method=${method}`);
+        return;
+      }
+      if (module === "script") {
+        const script = moduleArgs.trim().split(/\s+/)[0];
+        if (script && depth < 3) commandEffect([script], out, depth + 1);
+        return;
+      }
       if (/\bstate=absent\b/.test(moduleArgs) || (module === "synchronize" && /\bdelete=(?:yes|true)\b/.test(moduleArgs))) return push(D, `ansible -m ${module} ${module === "synchronize" ? "delete=yes" : "state=absent"}`);
       if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|systemd_service|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key|ufw|iptables|firewalld|synchronize)$/.test(module)) return push(W, `ansible -m ${module}`);
       return;
@@ -639,8 +772,78 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     case "awk":
     case "gawk":
+    case "mawk":
+    case "nawk":
       if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
+      // `awk 'BEGIN { system("rm -rf x") }'`, `system("rm " $1)`: the command line a program's system() runs, from its first string.
+      if (depth < 3) for (const a of args) for (const m of a.matchAll(AWK_SYSTEM)) out.push(...commandEffects(m[1]!.replace(/\\(.)/g, "$1"), depth + 1));
       return;
+    case "zip": {
+      // `zip -sf a.zip` lists; `-d` deletes entries, `-m` moves the files into the archive (deleting them); any other use writes it.
+      if (args.some((a) => /^(?:-sf|--show-files|-h|-h2|--help|-v|--version)$/.test(a))) return;
+      if (args.some((a) => a === "-d" || a === "--delete")) return push(D, "zip -d");
+      if (args.some((a) => a === "--move" || /^-(?!d)[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(a))) return push(D, "zip -m");
+      const operands = afterEachOption(args, new Set(["-b", "-n", "-P", "--password", "-t", "-tt", "-x", "-i", "-O", "--output-file"]));
+      if (operands.length === 1 && args.some((a) => a === "-T" || a === "--test")) return;
+      if (operands.length > 0) return push(W, "zip");
+      return;
+    }
+    case "7z":
+    case "7za":
+    case "7zr":
+    case "7zz": {
+      // The command letter: `a`dd, `u`pdate, e`x`tract, `e`xtract, `rn` rename write; `d`elete destroys; `l`ist, `t`est, `i`nfo, `h`ash read.
+      const command = args.find((a) => !a.startsWith("-"));
+      if (command === "d") return push(D, `${program} d`);
+      if (command !== undefined && /^(?:a|u|x|e|rn)$/.test(command)) return push(W, `${program} ${command}`);
+      return;
+    }
+    case "cpio": {
+      // `cpio -i` extracts (`-it` lists), `-p` copies into a directory; `-o` writes the archive to stdout (a redirect is read apart).
+      const letters = args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join("");
+      if (/t/.test(letters) || args.includes("--list")) return;
+      if (/i/.test(letters) || args.includes("--extract")) return push(W, "cpio -i");
+      if (/p/.test(letters) || args.includes("--pass-through")) return push(W, "cpio -p");
+      return;
+    }
+    case "sftp":
+      // `sftp -b batch.txt host`: the session's commands (put, rm, …) come from a file.
+      for (let k = 0; k < args.length; k++) {
+        const file = args[k] === "-b" ? args[k + 1] : /^-b./.test(args[k]!) ? args[k]!.slice(2) : undefined;
+        if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return void out.push({ risk: "external", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
+      }
+      return;
+    case "firewall-cmd": {
+      // `--add-*`, `--remove-*`, `--set-*`, `--reload`, …: the firewall changed; `--list-*`, `--get-*`, `--query-*`, `--state` read.
+      const change = args.find((a) => /^--(?:add|remove|set|change|new|delete|reload|complete-reload|runtime-to-permanent|panic-on|lockdown-on|reset-to-defaults)\b/.test(a));
+      if (change) return push(W, `firewall-cmd ${change.replace(/=.*$/, "")}`);
+      return;
+    }
+    case "ifconfig":
+      // `ifconfig`, `ifconfig -a`, `ifconfig eth0` show; more words set the interface (`down`, an address, `mtu 9000`).
+      if (afterEachOption(args, new Set()).length > 1) return push(W, "ifconfig");
+      return;
+    case "nmcli": {
+      // `nmcli connection delete x`, `nmcli dev disconnect eth0`, `nmcli radio wifi off`: an object and a verb that changes it.
+      const words = afterEachOption(args, new Set(["-f", "--fields", "-g", "--get-values", "-m", "--mode", "-c", "--colors", "-e", "--escape", "-w", "--wait"]));
+      const verb = words.slice(1, 3).find((w) => NMCLI_CHANGE.test(w));
+      if (verb !== undefined) return push(/^del(?:ete)?$/.test(verb) ? D : W, `nmcli ${words[0]} ${verb}`);
+      if (/^(?:g|gen|general)$/.test(words[0] ?? "") && words[1] === "hostname" && words[2] !== undefined) return push(W, "nmcli general hostname");
+      return;
+    }
+    case "route": {
+      // `route add|del ...` changes the routing table; `route`, `route -n` show it.
+      const verb = args.find((a) => !a.startsWith("-"));
+      if (verb !== undefined && /^(?:add|del|delete|change|flush)$/.test(verb)) return push(W, `route ${verb}`);
+      return;
+    }
+    case "tc": {
+      // `tc qdisc add dev eth0 ...`: an object and a verb that changes it; `show`, `ls` read.
+      if (args.some((a) => a === "-b" || a === "-batch")) return push(W, "tc -batch");
+      const words = afterEachOption(args, new Set(["-n", "-netns"]));
+      if (/^(?:add|del|delete|change|replace|link|flush)$/.test(words[1] ?? "")) return push(W, `tc ${words[0]} ${words[1]}`);
+      return;
+    }
     case "tar":
     case "gtar":
     case "bsdtar": {
@@ -791,7 +994,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
-  const cli = cliEffect(program, args, subcommands(program, args, 3), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
+  const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);

@@ -435,6 +435,11 @@ describe("large input stays linear", () => {
     expect(commandEffects("$(at ".repeat(40000))).toEqual([]);
     expect(commandEffects(`${"flock a ".repeat(25000)}rm x`).map((e) => e.what)).toEqual(["`rm`"]);
     expect(commandEffects(`${"python -m ".repeat(20000)}http.server`).map((e) => e.what)).toEqual(["`http.server` (serves files to the network)"]);
+    // Here-documents and here-strings by the thousand, on one line or on many, closed or not: each read once.
+    expect(commandEffects(`mysql app ${"<<< 'x' ".repeat(20000)}; mysql app <<< 'DROP TABLE t'`).map((e) => e.what)).toEqual(["`mysql DROP TABLE`"]);
+    expect(commandEffects(`${"cat <<A\n".repeat(20000)}rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    expect(commandEffects(`x\n${"cat <<A ".repeat(30000)}`)).toEqual([]);
+    expect(commandEffects(`${"psql <<A\nSELECT 1;\nA\n".repeat(10000)}psql <<B\nDELETE FROM t;\nB`).map((e) => e.what)).toEqual(["`psql DELETE FROM`"]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
@@ -970,6 +975,103 @@ describe("red team of 12a9fca: keywords, option values, spellings and look-ups",
     'P=ls; $P -la /srv',
     "source ops.sh && clear && count_posters x",
     "source venv/bin/activate && pytest -q && listFiles",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("here-documents, remote and archive tools, network settings, sync tools and migrators (passed the gate at 8b831c1)", () => {
+  it.each([
+    // A here-document or here-string is what the client reads: SQL for a SQL client, code for an interpreter.
+    ["psql \"$DB\" <<'SQL'\nDELETE FROM users;\nSQL", "write", true, "`psql DELETE FROM`"],
+    ["sudo -u postgres psql app <<-EOF\n\tDROP TABLE sessions;\nEOF", "write", true, "`psql DROP TABLE`"],
+    ["cat <<EOF | mysql app\nTRUNCATE orders;\nEOF", "write", true, "`mysql TRUNCATE`"],
+    ["mysql app <<< 'DROP TABLE users'", "write", true, "`mysql DROP TABLE`"],
+    ["ssh db01 psql app <<'SQL'\nDROP TABLE users;\nSQL", "write", true, "`psql DROP TABLE`"],
+    ["python3 - <<'PY'\nimport shutil\nshutil.rmtree('/srv/cache')\nPY", "write", true, "`python3 shutil.rmtree`"],
+    // Commands typed into a session, or run by a multiplexer with options before its subcommand.
+    ['screen -S work -X stuff "rm -rf /srv/cache\\n"', "write", true, "`rm -rf`"],
+    ["tmux -S /tmp/ops.sock new-session -d 'rm -rf /srv/cache'", "write", true, "`rm -rf`"],
+    ["tmux -L ops new -d 'rm -rf /srv/cache'", "write", true, "`rm -rf`"],
+    ["awk 'BEGIN { system(\"rm -rf /srv/cache\") }'", "write", true, "`rm -rf`"],
+    ["ssh ops@host < steps.txt", "write", true, "`ssh < steps.txt` (code the plan does not show)"],
+    ["ssh ops@host 'bash -s' < cleanup.sh", "write", true, "`cleanup.sh`"],
+    ["sftp -b batch.txt ops@host", "external", true, "`sftp -b batch.txt` (code the plan does not show)"],
+    ['ansible web -m uri -a "url=https://api.example.com/x method=DELETE"', "external", true, "`ansible -m uri method=DELETE`"],
+    ["ansible web -m script -a ./cleanup.sh", "write", true, "`cleanup.sh`"],
+    // Archives.
+    ["zip -r backup.zip /srv", "write", false, "`zip`"],
+    ["zip -d app.zip secret.txt", "write", true, "`zip -d`"],
+    ["7z x archive.7z -o/srv", "write", false, "`7z x`"],
+    ["7z d archive.7z old/", "write", true, "`7z d`"],
+    ["cpio -idmv < archive.cpio", "write", false, "`cpio -i`"],
+    // The machine's network.
+    ["firewall-cmd --permanent --remove-service=ssh", "write", false, "`firewall-cmd --remove-service`"],
+    ["ifconfig eth0 down", "write", false, "`ifconfig`"],
+    ["nmcli connection delete office", "write", true, "`nmcli connection delete`"],
+    ["nmcli dev disconnect eth0", "write", false, "`nmcli dev disconnect`"],
+    ["route del default", "write", false, "`route del`"],
+    ["tc qdisc add dev eth0 root netem delay 100ms", "write", false, "`tc qdisc add`"],
+    // Sync and object-store tools.
+    ["rclone sync /srv remote:backup", "external", true, "`rclone sync`"],
+    ["rclone purge remote:bucket", "external", true, "`rclone purge`"],
+    ["rclone copy /srv remote:backup", "external", false, "`rclone copy`"],
+    ["s3cmd del s3://bucket/key", "external", true, "`s3cmd del`"],
+    ["s3cmd put f.txt s3://bucket/", "external", false, "`s3cmd put`"],
+    // Migration tools.
+    ['goose -dir migrations postgres "$DB" down', "write", true, "`goose down`"],
+    ['goose -dir migrations postgres "$DB" up', "write", false, "`goose up`"],
+    ['dbmate -u "$DB" drop', "write", true, "`dbmate drop`"],
+    ["dbmate rollback", "write", true, "`dbmate rollback`"],
+    ["diesel migration revert", "write", true, "`diesel migration revert`"],
+    ["diesel database reset", "write", true, "`diesel database reset`"],
+    // A workspace's task.
+    ["yarn workspace web clean", "write", true, "`yarn workspace web clean`"],
+    ["yarn workspace @acme/web run clean", "write", true, "`yarn workspace @acme/web run clean`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "psql \"$DB\" <<'SQL'\nSELECT count(*) FROM users;\nSQL",
+    "mysql app <<< 'SELECT 1'",
+    "python3 - <<'PY'\nprint(sum(range(10)))\nPY",
+    "python3 report.py <<'EOF'\nshutil.rmtree is in the notes\nEOF",
+    "cat <<'EOF'\nDROP TABLE is what the old script did.\nEOF",
+    "psql -f report.sql <<'EOF'\nDROP TABLE x;\nEOF",
+    "screen -ls",
+    "screen -S work -X hardcopy /dev/stdout",
+    "tmux ls",
+    "tmux -L ops list-sessions",
+    "awk '{ print $1 }' access.log",
+    "awk 'BEGIN { system(\"date\") }'",
+    "ssh ops@host uptime",
+    'ansible web -m uri -a "url=https://api.example.com/health"',
+    "zip -sf app.zip",
+    "7z l archive.7z",
+    "7z t archive.7z",
+    "cpio -it < archive.cpio",
+    "firewall-cmd --list-all",
+    "firewall-cmd --state",
+    "ifconfig",
+    "ifconfig eth0",
+    "ifconfig -a",
+    "nmcli connection show",
+    "nmcli dev status",
+    "nmcli",
+    "route -n",
+    "tc qdisc show dev eth0",
+    "tc -s qdisc ls",
+    "rclone ls remote:bucket",
+    "rclone check /srv remote:backup",
+    "s3cmd ls s3://bucket",
+    'goose -dir migrations postgres "$DB" status',
+    "dbmate status",
+    "diesel migration list",
+    "yarn workspace web test",
+    "yarn workspace web run lint",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
