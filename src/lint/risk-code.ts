@@ -226,7 +226,7 @@ function aliased(code: string): string {
     if (a) names.set(a[2]!, `${m[1]}.${a[1]}`);
   }
   for (const m of code.matchAll(/(?:^|[;\n]|\b(?:const|let|var)\s+)\s*([A-Za-z_$][\w$]*)\s*=\s*((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)\s*(?=[;\n]|$)/g)) names.set(m[1]!, m[2]!);
-  for (const m of code.matchAll(/\{([^}]*)\}\s*=\s*(?:require\s*\(\s*)?([\w/]+)/g)) for (const part of m[1]!.split(",")) {
+  for (const m of code.matchAll(/\{([^{}]*)\}\s*=\s*(?:require\s*\(\s*)?([\w/]+)/g)) for (const part of m[1]!.split(",")) {
     const a = /^\s*([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*)\s*$/.exec(part);
     if (a) names.set(a[2]!, `${m[2]}.${a[1]}`);
   }
@@ -262,9 +262,13 @@ function stringsIn(text: string): string[] {
 
 /** Where the parenthesis opened at `open` closes in the blanked code (its end when unclosed). */
 function closingParen(blanked: string, open: number): number {
-  const end = closing(blanked, open);
-  return end < 0 ? blanked.length : end;
+  // Within ARG_SPAN: thousands of unclosed (or nested) calls would each read to the end of the code.
+  const end = closing(blanked.slice(open, open + ARG_SPAN), 0);
+  return end < 0 ? Math.min(blanked.length, open + ARG_SPAN) : open + end;
 }
+
+/** How much of a call's arguments is read: more than any call a plan writes inline, and a bound on each. */
+const ARG_SPAN = 2048;
 
 /**
  * The code with the inside of every string literal and every comment replaced by spaces

@@ -51,10 +51,10 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   stripe: new Set(["--api-key", "--project-name", "-p", "--stripe-account", "--stripe-version"]),
   ip: new Set(["-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"]),
   goose: new Set(["-dir", "--dir", "-table", "--table", "-certfile", "-ssl-cert", "-ssl-key", "-timeout"]),
-  dbmate: new Set(["-u", "--url", "-e", "--env", "-d", "--migrations-dir", "-s", "--schema-file", "--migrations-table", "--wait-timeout"]),
+  dbmate: new Set(["-u", "--url", "-e", "--env", "--env-file", "-d", "--migrations-dir", "-s", "--schema-file", "--migrations-table", "--wait-timeout"]),
   diesel: new Set(["--database-url", "--migration-dir", "--config-file"]),
-  rclone: new Set(["--config", "--log-file", "--log-level"]),
-  s3cmd: new Set(["-c", "--config"]),
+  rclone: new Set(["--config", "--log-file", "--log-level", "--exclude", "--include", "--filter", "--transfers", "--checkers", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--s3-provider", "--backup-dir", "--exclude-from", "--include-from", "--filter-from"]),
+  s3cmd: new Set(["-c", "--config", "--region", "--access_key", "--secret_key", "--exclude", "--include"]),
 });
 
 const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
@@ -106,7 +106,7 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
   // `screen -dmS name cmd`: an option ending in S names the session.
   screen: { values: /^-[a-zA-Z]*[Sctp]$/, operands: 0 },
   // `tmux new-session -d -s name "cmd"`: the subcommand comes before the options.
-  tmux: { values: /^-[stncexyFeSL]$/, operands: 0, sub: 1, line: true },
+  tmux: { values: /^-[a-zA-Z]*[stncexyFeSL]$/, operands: 0, sub: 1, line: true },
 });
 
 /** A call of awk's system() with a string first: the command line it runs starts with that string. */
@@ -173,7 +173,7 @@ interface Line {
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
 /** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
-const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync"]);
+const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync", "rclone", "s3cmd"]);
 
 /** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
 const KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "coproc", "{"]);
@@ -229,7 +229,12 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   // `psql "$DB" <<'SQL' … SQL`, `mysql app <<< 'DROP TABLE t'`, `python3 - <<'PY' … PY`: what a SQL client or an
   // interpreter reads on stdin, read as if given with `-c`. (A shell's here-document needs nothing more: its lines are
   // lines of the text, read below as commands.)
-  if (depth < 3 && text.includes("<<")) for (const h of hereInputs(text)) stdinInput(h.words, h.body, h.string, out, depth);
+  let shell = text;
+  if (depth < 3 && text.includes("<<")) {
+    const inputs = hereInputs(text);
+    for (const h of inputs) stdinInput(h.words, h.body, h.string, out, depth);
+    shell = blankedBodies(text, inputs);
+  }
   // `cat purge.sql | psql`, `echo "DROP TABLE t" | mysql`, `pg_dump a | psql b`: a client given its SQL on stdin.
   if (SQL_CLIENT_PIPED.test(text)) for (const m of text.matchAll(PIPED_SQL)) {
     const [, catted, , echoed, client, rest] = m;
@@ -254,7 +259,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     sourced: SOURCED.test(text),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
-  const plain = text.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
+  const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
   for (const words of splitCommands(plain)) commandEffect(words, out, depth, line);
   return out;
 }
@@ -270,8 +275,8 @@ const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)")/g;
  * cat's output is piped to) and its text. Each body is scanned once: an opener inside an
  * earlier body is text of that body, and one never closed runs to the end.
  */
-function hereInputs(text: string): Array<{ words: string[]; body: string; string: boolean }> {
-  const found: Array<{ words: string[]; body: string; string: boolean }> = [];
+function hereInputs(text: string): HereInput[] {
+  const found: HereInput[] = [];
   let bodyEnd = 0;
   for (const m of text.matchAll(HERE_DOC)) {
     if (m.index < bodyEnd) continue;
@@ -281,19 +286,62 @@ function hereInputs(text: string): Array<{ words: string[]; body: string; string
     const delimiter = m[2] ?? m[3] ?? m[4]!;
     const lines: string[] = [];
     let at = lineEnd + 1;
+    let closed = false;
     while (at <= text.length) {
       const nl = text.indexOf("\n", at);
       const stop = nl < 0 ? text.length : nl;
       const l = m[1] === "-" ? text.slice(at, stop).replace(/^\t+/, "") : text.slice(at, stop);
       at = stop + 1;
-      if (l === delimiter) break;
+      if ((closed = l === delimiter)) break;
       lines.push(l);
     }
     bodyEnd = at;
-    found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: lines.join("\n"), string: false });
+    const rest = text.slice(m.index + m[0].length, Math.min(lineEnd, m.index + m[0].length + READER_SPAN));
+    // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
+    found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
   for (const m of text.matchAll(HERE_STRING)) found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
   return found;
+}
+
+interface HereInput {
+  /** The words of the command that reads it. */
+  words: string[];
+  body: string;
+  /** A here-string (`<<<`), not a here-document. */
+  string: boolean;
+  /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
+  span?: [number, number];
+  /** The rest of a here-document's first line. */
+  rest?: string;
+}
+
+/**
+ * The text with the bodies of here-documents blanked where their reader does not run them
+ * as shell lines: a SQL client's or an interpreter's (read by `stdinInput`), and one only
+ * shown (`cat <<EOF` to the terminal, `grep -q x <<EOF`, `wc -l <<EOF`). A body given to a
+ * shell, to `ssh`, or to cat writing a file (`cat <<EOF > run.sh`, run later) stays, read as
+ * commands.
+ */
+function blankedBodies(text: string, inputs: readonly HereInput[]): string {
+  let out = "";
+  let at = 0;
+  for (const h of inputs) {
+    if (h.span === undefined || !notShell(h.words, h.rest ?? "")) continue;
+    out += text.slice(at, h.span[0]) + text.slice(h.span[0], h.span[1]).replace(/[^\n]/g, " ");
+    at = h.span[1];
+  }
+  return at === 0 ? text : out + text.slice(at);
+}
+
+/** Programs that show or count their input. */
+const SHOWN = new Set(["cat", "grep", "egrep", "fgrep", "wc", "head", "tail", "less", "more", "sort", "uniq", "tr", "jq", "column", "nl"]);
+
+/** Whether a here-document's reader does not run it as shell lines (`rest`: the rest of its first line). */
+function notShell(words: readonly string[], rest: string): boolean {
+  if (readerAt(words, false) >= 0) return true;
+  // Shown, not kept in a file or handed on: `cat <<EOF > run.sh` may be run later, `cat <<EOF | sh` is.
+  return SHOWN.has(basename(words[0] ?? "")) && !words.some((w) => /^\d?>/.test(w) || w === "tee") && !/[>|]/.test(rest);
 }
 
 /** How far around a here-document's `<<` its reader is looked for: a line of thousands of them is read in one pass. */
@@ -304,17 +352,27 @@ const READER_SPAN = 400;
  * before it on its line, or for `cat`, the one cat's output is piped to after it.
  */
 function stdinReader(text: string, from: number, to: number): string[] {
-  const behind = text.slice(Math.max(0, from - READER_SPAN), from);
+  // A line continued from the one before (`psql app \` then `<<SQL`), and `2>&1` / `&>` (not separators).
+  const behind = text.slice(Math.max(0, from - READER_SPAN), from).replace(/\\\n/g, "  ").replace(/\d*>&\d*|&>>?/g, (m) => " ".repeat(m.length));
   const ahead = text.slice(to, to + READER_SPAN);
   const before = behind.slice(behind.lastIndexOf("\n") + 1);
   // No reader this module reads stdin for is named there: the line is not split.
   if (!READER_NAME.test(before)) return [];
   const after = ahead.includes("\n") ? ahead.slice(0, ahead.indexOf("\n")) : ahead;
   const commands = splitCommands(before);
-  const words = commands[commands.length - 1] ?? [];
+  // A quoted command run elsewhere (`ssh db 'psql app'`, `su -c 'psql app'`) by its words.
+  const words = (commands[commands.length - 1] ?? []).flatMap((w) => (/\s/.test(w) ? w.trim().split(/\s+/) : [w]));
   const piped = basename(words[0] ?? "") === "cat" ? /^[^|;&]*\|(?!\|)([^|;&]*)/.exec(after) : null;
   return piped ? (splitCommands(piped[1]!)[0] ?? []) : words;
 }
+
+/** Where the reader stdinInput reads for is among `words` (-1: none). */
+function readerAt(words: readonly string[], string: boolean): number {
+  return words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
+}
+
+/** Data clients that read their commands on stdin, as their `--eval` or arguments. */
+const STDIN_CLIENTS = new Set(["redis-cli", "mongosh", "mongo"]);
 
 /**
  * Text on stdin read as what its reader takes it for: SQL for a SQL client that is given
@@ -322,22 +380,33 @@ function stdinReader(text: string, from: number, to: number): string[] {
  * here-string to an interpreter is STDIN_PROGRAM's.
  */
 function stdinInput(words: readonly string[], body: string, string: boolean, out: CommandEffect[], depth: number): void {
-  const k = words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
+  const k = readerAt(words, string);
   if (k < 0 || body.trim() === "") return;
   const name = basename(words[k]!);
   const rest = words.slice(k + 1);
-  if (SQL_CLIENTS.has(name)) {
-    // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
-    if (!OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest.join(" "))) commandEffect([...words.slice(k), "-c", body], out, depth + 1);
+  if (name === "redis-cli") {
+    for (const l of body.split("\n")) if (l.trim()) commandEffect([...words.slice(k), ...l.trim().split(/\s+/)], out, depth + 1);
     return;
   }
-  // `python3 report.py <<EOF`: the input is the script's data.
-  if (rest.some((a) => a !== "-" && !a.startsWith("-"))) return;
+  if (STDIN_CLIENTS.has(name)) return commandEffect([...words.slice(k), "--eval", body], out, depth + 1);
+  if (SQL_CLIENTS.has(name)) {
+    // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
+    // `-f -` and `-f /dev/stdin` read this input; client commands on lines of their own (`\set x`, `.headers on`,
+    // `use db`, `GO`) end a statement.
+    const stdinFile = rest.some((a, j) => /^(?:-f|--file)$/.test(a) ? /^(?:-|\/dev\/stdin)$/.test(rest[j + 1] ?? "") : /^(?:-f-|--file=-|-f\/dev\/stdin|--file=\/dev\/stdin)$/.test(a));
+    const own = (/^(?:sqlite3?|duckdb)$/.test(name) ? rest.filter((a) => !a.startsWith("-")).length > 1 : OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest.join(" "))) && !stdinFile;
+    const sql = body.replace(/^([ \t]*(?:\\[a-zA-Z!]|\.[a-z]|use[ \t]+\S+[ \t]*$|go[ \t]*$).*)$/gim, "$1;");
+    const client = stdinFile ? words.slice(k).filter((a, j, all) => !/^(?:-f-|--file=-|-f\/dev\/stdin|--file=\/dev\/stdin)$/.test(a) && !(/^(?:-f|--file)$/.test(a) && /^(?:-|\/dev\/stdin)$/.test(all[j + 1] ?? "")) && !(/^(?:-|\/dev\/stdin)$/.test(a) && /^(?:-f|--file)$/.test(all[j - 1] ?? ""))) : words.slice(k);
+    if (!own) commandEffect([...client, "-c", sql], out, depth + 1);
+    return;
+  }
+  // `python3 report.py <<EOF`: the input is the script's data; `python3 - arg <<EOF`: the program, with arguments.
+  if (!rest.includes("-") && rest.some((a) => !a.startsWith("-"))) return;
   commandEffect([name, name === "php" ? "-r" : /^python/.test(name) ? "-c" : "-e", body], out, depth + 1);
 }
 
-/** The names `stdinInput` reads stdin for (SQL_CLIENTS, INTERPRETER), and cat, which may pipe to one. */
-const READER_NAME = /psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse|bq|snowsql|cqlsh|python|node|ruby|perl|php|cat/;
+/** The names `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), and the SHOWN programs. */
+const READER_NAME = /psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse|bq|snowsql|cqlsh|python|node|ruby|perl|php|cat|redis-cli|mongo|grep|wc|head|tail|less|more|sort|uniq|tr|jq|column|nl/;
 
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
@@ -413,9 +482,9 @@ const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?
  * read by its name, as `bash F` is; any other file (`steps.txt`) holds commands the plan
  * does not show.
  */
-function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number, risk: "write" | "external" = "write"): void {
+function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number): void {
   if (/\.(?:sh|bash|zsh|ksh)$/.test(file)) return commandEffect([file], out, depth + 1);
-  out.push({ risk, destructive: true, what: `\`${shown}\` (code the plan does not show)` });
+  out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
 }
 
 function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
@@ -559,6 +628,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     const rest = afterOptions(args, new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]));
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
+    if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
     if (stdin !== undefined && depth < 3) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
     if (rest.length > 1 && depth < 3) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
@@ -794,7 +864,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "7zz": {
       // The command letter: `a`dd, `u`pdate, e`x`tract, `e`xtract, `rn` rename write; `d`elete destroys; `l`ist, `t`est, `i`nfo, `h`ash read.
       const command = args.find((a) => !a.startsWith("-"));
-      if (command === "d") return push(D, `${program} d`);
+      // `-so`: extracted to stdout; `-sdel`: the files added are deleted.
+      if (args.includes("-so")) return;
+      if (command === "d" || (command === "a" && args.includes("-sdel"))) return push(D, `${program} ${command}${command === "a" ? " -sdel" : ""}`);
       if (command !== undefined && /^(?:a|u|x|e|rn)$/.test(command)) return push(W, `${program} ${command}`);
       return;
     }
@@ -810,7 +882,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `sftp -b batch.txt host`: the session's commands (put, rm, …) come from a file.
       for (let k = 0; k < args.length; k++) {
         const file = args[k] === "-b" ? args[k + 1] : /^-b./.test(args[k]!) ? args[k]!.slice(2) : undefined;
-        if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return void out.push({ risk: "external", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
+        if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return void out.push({ risk: "write", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
       }
       return;
     case "firewall-cmd": {
@@ -980,7 +1052,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     args.forEach((a, k) => {
       const psqlFile = program !== "mysql" && program !== "mariadb";
       const file = ((a === "-f" || a === "--file") && psqlFile) || (a === "-i" && program === "sqlcmd") || a === "--queries-file" ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
-      if (file !== undefined && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
+      if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
     });
     for (const text of sql) {
       // Client commands that run a file: psql `\i f`, mysql `SOURCE f` / `\. f`, sqlite `.read f`.

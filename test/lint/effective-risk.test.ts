@@ -440,6 +440,9 @@ describe("large input stays linear", () => {
     expect(commandEffects(`${"cat <<A\n".repeat(20000)}rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
     expect(commandEffects(`x\n${"cat <<A ".repeat(30000)}`)).toEqual([]);
     expect(commandEffects(`${"psql <<A\nSELECT 1;\nA\n".repeat(10000)}psql <<B\nDELETE FROM t;\nB`).map((e) => e.what)).toEqual(["`psql DELETE FROM`"]);
+    // Calls left open by the thousand in code an interpreter reads (a here-document, `-c`): each call's arguments are read within a bound.
+    expect(commandEffects(`python3 - <<'E'\n${"subprocess.run([".repeat(12500)}\nshutil.rmtree('/x')\nE`).map((e) => e.what)).toContain("`python3 shutil.rmtree`");
+    expect(commandEffects(`node -e "const { a${"{".repeat(60000)} } = require('fs')"; rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
@@ -996,7 +999,7 @@ describe("here-documents, remote and archive tools, network settings, sync tools
     ["awk 'BEGIN { system(\"rm -rf /srv/cache\") }'", "write", true, "`rm -rf`"],
     ["ssh ops@host < steps.txt", "write", true, "`ssh < steps.txt` (code the plan does not show)"],
     ["ssh ops@host 'bash -s' < cleanup.sh", "write", true, "`cleanup.sh`"],
-    ["sftp -b batch.txt ops@host", "external", true, "`sftp -b batch.txt` (code the plan does not show)"],
+    ["sftp -b batch.txt ops@host", "write", true, "`sftp -b batch.txt` (code the plan does not show)"],
     ['ansible web -m uri -a "url=https://api.example.com/x method=DELETE"', "external", true, "`ansible -m uri method=DELETE`"],
     ["ansible web -m script -a ./cleanup.sh", "write", true, "`cleanup.sh`"],
     // Archives.
@@ -1025,6 +1028,26 @@ describe("here-documents, remote and archive tools, network settings, sync tools
     ["dbmate rollback", "write", true, "`dbmate rollback`"],
     ["diesel migration revert", "write", true, "`diesel migration revert`"],
     ["diesel database reset", "write", true, "`diesel database reset`"],
+    // Red team of 52b44d7: client commands before the SQL, a continued line, `2>&1`, `-f -`, a quoted reader, `python3 - arg`, other clients.
+    ["psql app <<'SQL'\n\\set ON_ERROR_STOP on\nDELETE FROM sessions WHERE expires_at < now();\nSQL", "write", true, "`psql DELETE FROM`"],
+    ["mysql <<EOF\nuse app\nDROP TABLE t;\nEOF", "write", true, "`mysql DROP TABLE`"],
+    ["sqlite3 app.db <<EOF\n.headers on\nDELETE FROM t;\nEOF", "write", true, "`sqlite3 DELETE FROM`"],
+    ["cat <<'EOF' | sqlite3 -header -column /srv/app.db\nDELETE FROM staging WHERE imported = 1;\nEOF", "write", true, "`sqlite3 DELETE FROM`"],
+    ["psql app \\\n  -v ON_ERROR_STOP=1 <<'SQL'\nDROP TABLE t;\nSQL", "write", true, "`psql DROP TABLE`"],
+    ["psql app > /dev/null 2>&1 <<EOF\nDROP TABLE t;\nEOF", "write", true, "`psql DROP TABLE`"],
+    ["psql -X -d app -f - <<'SQL'\nDROP TABLE users;\nSQL", "write", true, "`psql DROP TABLE`"],
+    ["ssh db 'psql app' <<SQL\nDROP TABLE t;\nSQL", "write", true, "`psql DROP TABLE`"],
+    ["python3 - /srv/cache <<'PY'\nimport shutil, sys; shutil.rmtree(sys.argv[1])\nPY", "write", true, "`python3 shutil.rmtree`"],
+    ["redis-cli -h cache <<< 'FLUSHALL'", "write", true, "`redis-cli FLUSHALL`"],
+    ["mongosh \"$MONGO_URL\" <<'JS'\ndb.users.deleteMany({})\nJS", "write", true, "`mongosh deleteMany`"],
+    ["dbmate --env-file .env.production rollback", "write", true, "`dbmate rollback`"],
+    ["rclone --exclude '*.tmp' sync ./dist remote:bucket", "external", true, "`rclone sync`"],
+    ["s3cmd --region us-east-1 rm s3://b/x", "external", true, "`s3cmd rm`"],
+    ["7z a -sdel archive.7z /var/log/old", "write", true, "`7z a -sdel`"],
+    ["tmux new -ds x 'rm -rf /data'", "write", true, "`rm -rf`"],
+    // A body kept in a file (run later, perhaps), or never closed, stays read as commands.
+    ["cat <<EOF > run.sh\nrm -rf /srv/x\nEOF", "write", true, "`> run.sh`"],
+    ["cat <<EOF\nrm -rf /srv/x", "write", true, "`rm -rf`"],
     // A workspace's task.
     ["yarn workspace web clean", "write", true, "`yarn workspace web clean`"],
     ["yarn workspace @acme/web run clean", "write", true, "`yarn workspace @acme/web run clean`"],
@@ -1072,6 +1095,14 @@ describe("here-documents, remote and archive tools, network settings, sync tools
     "diesel migration list",
     "yarn workspace web test",
     "yarn workspace web run lint",
+    "cat <<'EOF'\nTo clean up later run:\nrm -rf build\nEOF",
+    "grep -q 'rm -rf' <<'EOF'\nrm -rf /data\nEOF",
+    "wc -l <<EOF\npsql -c 'DROP TABLE t'\nEOF",
+    "psql -h db -d app <<'SQL'\nSELECT a FROM r WHERE t >= date '2026-05-04' AND s <> 'deleted';\nSQL",
+    "rclone sync a b:c -n",
+    "s3cmd -n del s3://b/x",
+    "ssh host < /dev/null",
+    "7z x -so a.7z | tar -t",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
