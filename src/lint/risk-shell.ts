@@ -393,10 +393,9 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
     // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
     // `-f -` and `-f /dev/stdin` read this input; client commands on lines of their own (`\set x`, `.headers on`,
     // `use db`, `GO`) end a statement.
-    const stdinFile = rest.some((a, j) => /^(?:-f|--file)$/.test(a) ? /^(?:-|\/dev\/stdin)$/.test(rest[j + 1] ?? "") : /^(?:-f-|--file=-|-f\/dev\/stdin|--file=\/dev\/stdin)$/.test(a));
-    const own = (/^(?:sqlite3?|duckdb)$/.test(name) ? rest.filter((a) => !a.startsWith("-")).length > 1 : OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest.join(" "))) && !stdinFile;
+    const { kept: client, found: stdinFile } = withoutStdinFile(words.slice(k));
+    const own = !stdinFile && (/^(?:sqlite3?|duckdb)$/.test(name) ? rest.filter((a) => !a.startsWith("-")).length > 1 : OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest.join(" ")));
     const sql = body.replace(/^([ \t]*(?:\\[a-zA-Z!]|\.[a-z]|use[ \t]+\S+[ \t]*$|go[ \t]*$).*)$/gim, "$1;");
-    const client = stdinFile ? words.slice(k).filter((a, j, all) => !/^(?:-f-|--file=-|-f\/dev\/stdin|--file=\/dev\/stdin)$/.test(a) && !(/^(?:-f|--file)$/.test(a) && /^(?:-|\/dev\/stdin)$/.test(all[j + 1] ?? "")) && !(/^(?:-|\/dev\/stdin)$/.test(a) && /^(?:-f|--file)$/.test(all[j - 1] ?? ""))) : words.slice(k);
     if (!own) commandEffect([...client, "-c", sql], out, depth + 1);
     return;
   }
@@ -405,11 +404,29 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
   commandEffect([name, name === "php" ? "-r" : /^python/.test(name) ? "-c" : "-e", body], out, depth + 1);
 }
 
-/** The names `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), and the SHOWN programs. */
-const READER_NAME = /psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse|bq|snowsql|cqlsh|python|node|ruby|perl|php|cat|redis-cli|mongo|grep|wc|head|tail|less|more|sort|uniq|tr|jq|column|nl/;
+/** A client's words without its `-f -` or `-f /dev/stdin` (it reads its SQL from this input), and whether they had one. */
+function withoutStdinFile(words: readonly string[]): { kept: string[]; found: boolean } {
+  const kept: string[] = [];
+  let found = false;
+  for (let j = 0; j < words.length; j++) {
+    const a = words[j]!;
+    if (/^(?:-f|--file)$/.test(a) && STDIN_FILE.test(words[j + 1] ?? "")) j++;
+    else if (!/^(?:-f|--file=)/.test(a) || !STDIN_FILE.test(a.replace(/^(?:-f|--file=)/, ""))) {
+      kept.push(a);
+      continue;
+    }
+    found = true;
+  }
+  return { kept, found };
+}
+const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
+
+/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER) or a SHOWN program: a cheap test before a line is split. */
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php"].join("|"));
+
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
 const PIPED_SQL = /(?:^|[|;&\n(])[ \t]*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
