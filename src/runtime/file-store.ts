@@ -557,9 +557,11 @@ export class FileStore implements Store {
     // Encoded once: the checksum is of these bytes and a closing brace, and they are what is written.
     // One buffer with room for the checksum member: a 21 MB state is encoded once and not copied again.
     const text = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
-    const length = Buffer.byteLength(text, "utf8");
-    const bytes = Buffer.allocUnsafe(length + CHECKSUM_MEMBER_BYTES);
-    if (bytes.write(text, 0, "utf8") !== length) throw new Error("bug: the state's bytes were not all encoded");
+    // Room for the longest encoding (3 bytes per UTF-16 unit) instead of a pass to count
+    // the bytes first: the pages past the end are never touched.
+    const room = Buffer.allocUnsafe(text.length * 3 + CHECKSUM_MEMBER_BYTES);
+    const length = room.write(text, 0, "utf8");
+    const bytes = room.subarray(0, length + CHECKSUM_MEMBER_BYTES);
     const checksum = createHash("sha256").update(bytes.subarray(0, length)).update("}").digest("hex");
     bytes.write(`,"checksum":"${checksum}"}\n`, length, "latin1");
     await this.replaceState(bytes);

@@ -13,7 +13,7 @@ import { recordedResult } from "./recorded.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type RunState, type Store } from "./store.js";
 import { pushAll } from "../util/arrays.js";
-import { runOrder } from "./run-order.js";
+import { inRunOrder, type Ordered } from "./run-order.js";
 
 export interface ResumeReport {
   reset: Array<{ node: string; reason: string }>;
@@ -34,19 +34,13 @@ export async function checkForResume(
   plan: PlanIR,
   state: RunState,
   store: Store,
-  opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string>; touched?: Set<string> },
+  opts: { rerunInterrupted: boolean; emit: Emit; changedInputs?: ReadonlySet<string>; touched?: Set<string>; ordered?: Ordered },
 ): Promise<ResumeReport> {
   const report: ResumeReport = { reset: [], adopted: [], blocked: [], unresolved: [] };
   const touched = opts.touched ?? new Set<string>();
-  const ordered = runOrder(plan);
-  // Each step's state, looked up once: the nodes of a long run are a dictionary, and a
-  // lookup per step costs more than the rest of a pass. Repairs change these objects in place.
-  const states = ordered.map((n) => {
-    const st = state.nodes[n.id];
-    if (st !== undefined) return st;
-    touched.add(n.id);
-    return (state.nodes[n.id] = { status: "pending", attempts: 0 });
-  });
+  // Each step's state, looked up once (`opts.ordered`: by the caller, with `touched`, for
+  // the scheduler too). Repairs change these objects in place.
+  const { nodes: ordered, states } = opts.ordered ?? inRunOrder(plan, state, touched);
   // Only a reset walks the graph: built on the first one, not for every resume.
   let childMap: Map<string, string[]> | undefined;
   const children = (): Map<string, string[]> => {

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { PlanIR } from "../ir.js";
+import type { IRNode, PlanIR } from "../ir.js";
 import { FileStore, readStatusSummary, strayRunRecords } from "./file-store.js";
 import { planspecVersion } from "../util/version.js";
 import { verdictKey } from "../lint/verdict-key.js";
@@ -18,6 +18,7 @@ import { comparable, isMark, planSecrets, programEnv, requireSecretInputs, runSa
 import { checkForResume, type ResumeReport } from "./resume.js";
 import { loadRun, openRun, placeOf, readRunConfig } from "./load.js";
 import { Scheduler, type RunOutcome } from "./scheduler.js";
+import { inRunOrder } from "./run-order.js";
 import { nextSummary } from "./summary.js";
 import { isSettled } from "./states.js";
 import { nowIso, STATE_SCHEMA_VERSION, type RunConfig, type RunEvent, type RunState, type Store } from "./store.js";
@@ -143,12 +144,15 @@ export function newRunState(plan: PlanIR, runId: string, inputs: Record<string, 
   };
 }
 
-/** Where a session's tools come from; `settled`: steps that will not run in it (a resume's done and skipped steps), whose tools need no implementation. */
+/**
+ * Where a session's tools come from; `steps`: the steps that may run in it (a resume's
+ * not done nor skipped), when not every step may: the tools of the others need no implementation.
+ */
 export interface ToolSetup {
   baseDir?: string;
   env?: NodeJS.ProcessEnv;
   scrub?: Scrubber;
-  settled?: (id: string) => boolean;
+  steps?: Iterable<IRNode>;
 }
 
 /** A run session's tools: the registry, and the MCP servers to stop when the session ends. */
@@ -165,7 +169,7 @@ export interface SessionTools {
 export async function setupTools(plan: PlanIR, modules: string[], opts: ToolSetup = {}): Promise<SessionTools> {
   const { scrub } = opts;
   try {
-    return await registryFor(plan, modules, opts.baseDir ?? process.cwd(), opts.env ?? process.env, toolsInUse(plan, opts.settled));
+    return await registryFor(plan, modules, opts.baseDir ?? process.cwd(), opts.env ?? process.env, toolsInUse(plan, opts.steps));
   } catch (err) {
     // A module that fails to load may quote what it read from the environment: the terminal gets it scrubbed.
     if (scrub && err instanceof Error) err.message = scrub.text(err.message);
@@ -337,7 +341,9 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const code = codeDigest(files);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
-    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ...(changed ? { changedInputs: changed } : {}) });
+    // The steps and their states in run order, looked up once for the checks, the tools and the scheduler.
+    const ordered = inRunOrder(plan, state, touched);
+    const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ordered, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) {
       // Nothing to run (so no tools to load). A write for the verdict ends this session: it keeps the status summary.
@@ -347,7 +353,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       }
       return { ...base, outcome: { status: "done" } };
     }
-    tools = await setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, settled: (id) => isSettled(state.nodes[id]?.status) });
+    tools = await setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, steps: ordered.nodes.filter((_, i) => !isSettled(ordered.states[i]!.status)) });
     const { registry } = tools;
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
@@ -365,7 +371,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code }).run();
+    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, ordered }).run();
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

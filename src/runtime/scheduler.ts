@@ -20,7 +20,7 @@ import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, ty
 import { nextSummary } from "./summary.js";
 import { actionBinding } from "./binding.js";
 import { canonicalJson } from "../compiler/canonical.js";
-import { runOrder } from "./run-order.js";
+import { inRunOrder, type Ordered } from "./run-order.js";
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -32,6 +32,8 @@ export interface SchedulerOptions {
   secrets?: Record<string, string>;
   /** The digest of the session's tool modules and MCP server programs (code.ts): an approval is bound to it. */
   code?: string;
+  /** The steps in run order with their states, if the caller has them (`inRunOrder` of this plan and state). */
+  ordered?: Ordered;
 }
 
 export interface RunOutcome {
@@ -88,11 +90,12 @@ export class Scheduler implements OutputSource {
     // Each running attempt listens on the run's signal (attempt.ts): up to `concurrency` at once, not a leak.
     setMaxListeners(Math.max(10, opts.concurrency + 1), this.runAbort.signal);
     const byId = new Map<string, number>();
-    this.nodes = runOrder(plan);
-    this.nodes.forEach((n, i) => byId.set(n.id, i));
     // Each step's state, looked up once: a dictionary lookup per step and pass costs more
     // than the pass itself on a long run. The scheduler changes these objects in place.
-    this.states = this.nodes.map((n) => state.nodes[n.id]!);
+    const { nodes, ids, states } = opts.ordered ?? inRunOrder(plan, state, this.dirty);
+    this.nodes = nodes;
+    this.states = states;
+    ids.forEach((id, i) => byId.set(id, i));
     this.children = this.nodes.map(() => []);
     this.unmet = new Int32Array(this.nodes.length);
     this.nodes.forEach((n, i) => {

@@ -4,7 +4,7 @@
  * pre-run check of a plan's catalogue against it.
  */
 import { pathToFileURL } from "node:url";
-import { RISKS, riskRank, type PlanIR, type Risk } from "../../ir.js";
+import { RISKS, riskRank, type IRNode, type PlanIR, type Risk } from "../../ir.js";
 import { builtinTools } from "./builtins.js";
 import type { ToolImpl } from "./types.js";
 
@@ -73,13 +73,13 @@ export function checkCatalogue(plan: PlanIR, registry: ReadonlyMap<string, ToolI
 }
 
 /**
- * The tools a session may call: the catalogue's and those its steps allow, except steps
- * `settled` already (done or skipped on a resume: none runs again in the session, and a
+ * The tools a session may call: the catalogue's and those its steps allow, of `steps` when
+ * not every step may run (a resume: settled steps never run again in the session, and a
  * resume of a long run need not read every such step).
  */
-export function toolsInUse(plan: PlanIR, settled?: (id: string) => boolean): Set<string> {
+export function toolsInUse(plan: PlanIR, steps: Iterable<IRNode> = plan.nodes): Set<string> {
   const used = new Set<string>(Object.keys(plan.tools));
-  for (const node of plan.nodes) if (settled?.(node.id) !== true) for (const t of node.allowedTools) used.add(t);
+  for (const node of steps) for (const t of node.allowedTools) used.add(t);
   return used;
 }
 
