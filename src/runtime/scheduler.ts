@@ -53,6 +53,8 @@ export class Scheduler implements OutputSource {
   private readonly nodes: IRNode[];
   private readonly children: number[][];
   private readonly states: NodeState[];
+  /** `states` are in the plan's order (not only in run order): the status summary takes them by place. */
+  private readonly statesInPlanOrder: boolean;
   private readonly unmet: Int32Array;
   private readonly ready: number[] = [];
   private readyHead = 0;
@@ -95,6 +97,7 @@ export class Scheduler implements OutputSource {
     const { nodes, ids, states } = opts.ordered ?? inRunOrder(plan, state, this.dirty);
     this.nodes = nodes;
     this.states = states;
+    this.statesInPlanOrder = ids === plan.order;
     ids.forEach((id, i) => byId.set(id, i));
     this.children = this.nodes.map(() => []);
     this.unmet = new Int32Array(this.nodes.length);
@@ -240,7 +243,7 @@ export class Scheduler implements OutputSource {
     // and `status` can print from its first line.
     // Facts from the outputs as stored (scrubbed), as a reader of the run finds them.
     try {
-      this.state.summary = await nextSummary(this.plan, this.state, (id) => this.store.getArtifact(this.state.nodes[id]!.outputRef!));
+      this.state.summary = await nextSummary(this.plan, this.state, (id) => this.store.getArtifact(this.state.nodes[id]!.outputRef!), this.statesInPlanOrder ? this.states : undefined);
     } catch (err) {
       // The last turn's changes are not on file yet: a summary that cannot be made must not lose them.
       if (this.dirty.size > 0) await this.commit();

@@ -112,7 +112,7 @@ interface Overview {
 
 const settledStatus = (s: string | undefined): boolean => s === "done" || s === "skipped";
 
-function overview(plan: PlanIR, state: RunState, withKept = false): Overview {
+function overview(plan: PlanIR, state: RunState, withKept = false, inPlace?: ReadonlyArray<NodeState | undefined>): Overview {
   const ordered = inOrder(plan);
   const o: Overview = { ordered, counts: new Map(), doneCount: 0, lastDone: [], failed: [], skipped: [], rejected: [], waiting: [], next: [], attention: [], quietDone: [], keptInState: withKept };
   // Every id of the order has a node (the usual case): the main loop counts too.
@@ -126,8 +126,8 @@ function overview(plan: PlanIR, state: RunState, withKept = false): Overview {
   // The ids, read off the order when the nodes follow it: a lazy plan's node is parsed only when more than its id is read.
   const count = ordered.length;
   const ids = ordered === plan.nodes && count === plan.order.length ? plan.order : ordered.map((n) => n.id);
-  // A view read from the writer's overview has the states by place already.
-  const byPlace = ids === plan.order ? statesInOrder(state.nodes) : undefined;
+  // A view read from the writer's overview, and the scheduler, have the states by place already.
+  const byPlace = ids === plan.order ? (inPlace ?? statesInOrder(state.nodes)) : undefined;
   for (let i = 0; i < count; i++) {
     const st = byPlace ? byPlace[i] : state.nodes[ids[i]!];
     if (!st) {
@@ -208,9 +208,10 @@ export async function statusWithFacts(plan: PlanIR, state: RunState, output: (re
 
 /**
  * The summary a session's last snapshot keeps for `status`: what status will print once
- * that write (the next state version) is made. `output` reads a step's stored output.
+ * that write (the next state version) is made. `output` reads a step's stored output;
+ * `inPlace`: the states in the plan's order, if the caller has them (the scheduler).
  */
-export async function nextSummary(plan: PlanIR, state: RunState, output: (id: string) => Promise<unknown>): Promise<StatusSummary> {
+export async function nextSummary(plan: PlanIR, state: RunState, output: (id: string) => Promise<unknown>, inPlace?: ReadonlyArray<NodeState>): Promise<StatusSummary> {
   const facts = new Map<string, unknown>();
   for (const id of factSteps(plan, state)) {
     try {
@@ -219,7 +220,7 @@ export async function nextSummary(plan: PlanIR, state: RunState, output: (id: st
       // A missing artifact: resume will notice; the summary just shows no facts.
     }
   }
-  const o = overview(plan, state, true);
+  const o = overview(plan, state, true, inPlace);
   // Steps of the order without a node (a plan written by hand): the full resume decides.
   const settled = state.status === "done" && (plan.secrets ?? []).length === 0 && !Object.values(plan.inputs).some((s) => s.secret) && o.keptInState && o.ordered.length === plan.order.length;
   const done = o.ordered.length === plan.order.length ? o.doneCount : plan.order.filter((id) => state.nodes[id]?.status === "done").length;
