@@ -25,6 +25,9 @@ const EFFECT: Record<Kind, { risk: Risk; destructive: boolean }> = {
   d: { risk: "write", destructive: true },
 };
 
+/** sqlx's database and migration commands (`db` is `database`), alone or as `cargo sqlx`. */
+const SQLX: Readonly<Record<string, Kind>> = lookup({ "migrate revert": "d", "database drop": "d", "database reset": "d", "db drop": "d", "db reset": "d", "migrate run": "w", "migrate add": "w", "database create": "w", "database setup": "w", "db create": "w", "db setup": "w" });
+
 /** Sequelize's tasks, under its two package names. */
 const SEQUELIZE: Readonly<Record<string, Kind>> = lookup({ "db:drop": "d", "db:migrate:undo": "d", "db:migrate:undo:all": "d", "db:seed:undo": "d", "db:seed:undo:all": "d", "db:migrate": "w", "db:seed": "w", "db:seed:all": "w", "db:create": "w" });
 
@@ -62,7 +65,7 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   pnpm: lookup({ "store prune": "d" }),
   // `go mod tidy` rewrites go.mod and go.sum.
   go: lookup({ clean: "d", "mod tidy": "w", "mod edit": "w", "mod vendor": "w" }),
-  cargo: lookup({ clean: "d" }),
+  cargo: lookup({ clean: "d", ...Object.fromEntries(Object.entries(SQLX).map(([k, v]) => [`sqlx ${k}`, v])) }),
   mvn: lookup({ clean: "d" }),
   gradle: lookup({ clean: "d" }),
   gradlew: lookup({ clean: "d" }),
@@ -82,6 +85,11 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   // Migration tools: going down or resetting drops what the migrations made.
   dbmate: lookup({ drop: "d", rollback: "d", down: "d", up: "w", migrate: "w", create: "w", new: "w", load: "w", dump: "w" }),
   diesel: lookup({ "migration revert": "d", "migration redo": "d", "database reset": "d", "database drop": "d", "migration run": "w", "migration generate": "w", "database setup": "w", setup: "w" }),
+  // golang-migrate: `drop` empties the database, `down` undoes every migration (or N); `force` and `goto` set its version.
+  migrate: lookup({ down: "d", drop: "d", up: "w", goto: "w", force: "w", create: "w" }),
+  sqlx: SQLX,
+  // `lerna clean` removes every package's node_modules; `lerna version` commits, tags and pushes; `lerna run x` is the packages' script (below).
+  lerna: lookup({ clean: "d", version: "x" }),
 });
 
 /** goose's commands, found after its driver and connection string (`goose -dir m postgres "$DB" down`). */
@@ -221,11 +229,53 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
     if (w) return { ...EFFECT.w, what: `${program} ${w[0].slice(1).replace(/\s*\($/, "")}` };
     return undefined;
   }
+  if (program === "nx") return nxEffect(args, sub);
+  if (program === "turbo") {
+    // `turbo run build clean`, `turbo clean`: every task named (they run in each workspace).
+    const tasks = sub[0] === "run" ? sub.slice(1) : sub[0] !== undefined && !TURBO_COMMANDS.has(sub[0]) ? sub : [];
+    for (const t of tasks) {
+      const e = targetEffect(t, `turbo${sub[0] === "run" ? " run" : ""} ${t}`);
+      if (e) return e;
+    }
+    return undefined;
+  }
   return taskTarget(program, sub, byPath);
 }
 
+/** turbo's own commands: any other first word is a task (`turbo build`). */
+const TURBO_COMMANDS = new Set(["prune", "login", "logout", "link", "unlink", "ls", "query", "info", "daemon", "gen", "generate", "telemetry", "bin", "scan", "watch", "boundaries", "completion", "devtools"]);
+
+/** nx's own commands: any other first word is a target (`nx build web`). */
+const NX_COMMANDS = new Set(["graph", "dep-graph", "list", "show", "report", "format", "format:check", "format:write", "generate", "g", "init", "daemon", "repair", "watch", "exec", "view-logs", "connect", "connect-to-nx-cloud", "migrate", "reset", "release", "add", "import", "sync", "sync:check", "login", "logout", "mcp", "configure-ai-agents"]);
+
+/**
+ * `nx run web:clean` (project:target[:configuration]), `nx run-many -t clean`, `nx affected
+ * --target=deploy` (one target or a comma list), `nx clean web`: the target, read by its words.
+ */
+function nxEffect(args: readonly string[], sub: readonly string[]): CliEffect | undefined {
+  const s0 = sub[0] ?? "";
+  if (s0 === "run") {
+    const target = /^[^:]*:([^:]+)/.exec(sub[1] ?? "")?.[1];
+    return target ? targetEffect(target, `nx run ${sub[1]}`) : undefined;
+  }
+  if (s0 === "run-many" || s0 === "affected") {
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      const m = /^(?:-t|--targets?)(?:=(.*))?$/.exec(a);
+      if (!m) continue;
+      const value = m[1] ?? args[k + 1] ?? "";
+      for (const t of value.split(",")) {
+        const e = targetEffect(t, `nx ${s0} ${m[1] !== undefined ? a : `${a} ${value}`}`);
+        if (e) return e;
+      }
+    }
+    return undefined;
+  }
+  return s0 && !NX_COMMANDS.has(s0) ? targetEffect(s0, `nx ${s0}`) : undefined;
+}
+
 /** Programs in the table above that also run tasks by name (`npm run clean`, `yarn clear-cache`): looked at again below. */
-const TASK_TOOLS = new Set(["npm", "pnpm", "yarn"]);
+const TASK_TOOLS = new Set(["npm", "pnpm", "yarn", "lerna"]);
 
 /** `stripe <resource> <verb>`: a change to the account (external); deleting or cancelling destroys. */
 function stripeEffect(sub: readonly string[]): CliEffect | undefined {
@@ -263,6 +313,10 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
     const run = sub[2] === "run";
     target = run ? sub[3] : sub[2];
     shown = `yarn workspace ${sub[1]}${run ? " run" : ""} ${target}`;
+  } else if (program === "lerna" && sub[0] === "run") {
+    // `lerna run clean`: the script of every package that has one.
+    target = sub[1];
+    shown = `lerna run ${target}`;
   } else if (program === "npm" || program === "pnpm" || program === "yarn" || program === "bun") {
     // `npm run x`, `pnpm run x`, `yarn x` (npm publish is risk-shell's).
     target = sub[0] === "run" || sub[0] === "run-script" ? sub[1] : program === "npm" ? undefined : sub[0];
@@ -273,7 +327,11 @@ function taskTarget(program: string, sub: readonly string[], path: boolean): Cli
   } else {
     return undefined;
   }
-  if (!target) return undefined;
+  return target ? targetEffect(target, shown) : undefined;
+}
+
+/** What a task or script named `target` does, by its words (`clean`, `db:drop`, `deploy-site`); shown as `shown`. */
+function targetEffect(target: string, shown: string): CliEffect | undefined {
   // `purgeCache`, `deleteOldBackups.py`: camelCase words too.
   const words = target.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
   // `clean:check`, `prune:dry`, `flush-status`: a target that ends in a look-up reports on the effect.

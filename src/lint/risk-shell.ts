@@ -55,6 +55,11 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   diesel: new Set(["--database-url", "--migration-dir", "--config-file"]),
   rclone: new Set(["--config", "--log-file", "--log-level", "--exclude", "--include", "--filter", "--transfers", "--checkers", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--s3-provider", "--backup-dir", "--exclude-from", "--include-from", "--filter-from"]),
   s3cmd: new Set(["-c", "--config", "--region", "--access_key", "--secret_key", "--exclude", "--include"]),
+  migrate: new Set(["-path", "--path", "-source", "--source", "-database", "--database", "-lock-timeout", "--lock-timeout", "-prefetch", "--prefetch", "-ext", "-dir", "-format", "-tz", "-seq-digits", "-digits"]),
+  sqlx: new Set(["-D", "--database-url", "--source", "--connect-timeout"]),
+  lerna: new Set(["--scope", "--ignore", "--concurrency", "--since", "--npm-client", "--loglevel", "--stream-prefix"]),
+  turbo: new Set(["-F", "--filter", "--concurrency", "--cache-dir", "--output-logs", "--log-order", "--env-mode", "--scope", "--ignore", "--since", "--team", "--token", "--api", "--cwd", "--log-prefix", "--profile"]),
+  nx: new Set(["-p", "--projects", "--exclude", "--parallel", "--configuration", "-c", "--base", "--head", "--output-style"]),
 });
 
 const KUBE_READ = new Set(["get", "describe", "logs", "top", "explain", "diff", "version", "api-resources", "api-versions", "cluster-info", "auth", "config", "events", "wait", "port-forward", "completion", "plugin"]);
@@ -67,8 +72,8 @@ const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info
 const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down"]);
 const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login|filter|scan|select|estimate|simulate|batch-get)\b/;
 const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|purge|drop|disable|revoke|detach|cancel)\b/;
-const PUBLISHERS: Readonly<Record<string, string>> = lookup({ npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy" });
-const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
+const PUBLISHERS: Readonly<Record<string, string>> = lookup({ npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy", lerna: "publish" });
+const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "clickhouse client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
 const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
@@ -111,9 +116,52 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
 
 /** A call of awk's system() with a string first: the command line it runs starts with that string. */
 const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
+/** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
+const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
+/** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
+const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])|[\w\])]\s*\|&?\s*getline\b|\bprintf?\b[^;{}\n]{0,300}?(?<!\|)\|&?(?!\|)\s*(?!getline\b)[A-Za-z_]/;
+const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * The command lines an awk program runs: those its system() calls start with, those it
+ * pipes to or reads with getline; and when one is a shell it prints to, or the program
+ * builds a command line in a variable, every string of the program, read as the start of one.
+ */
+function awkCommands(program: string, out: CommandEffect[], depth: number): void {
+  const unescaped = (t: string): string => t.replace(/\\(.)/g, "$1");
+  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
+  const piped = [...program.matchAll(AWK_PIPED)].map((m) => unescaped(m[1] ?? m[2]!));
+  for (const c of piped) out.push(...commandEffects(c, depth + 1));
+  if (!piped.some((c) => SHELLS.has(basename(c.trim().split(/\s+/)[0] ?? ""))) && !AWK_BUILT.test(program)) return;
+  for (const m of program.matchAll(AWK_STRING)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
+}
+
+/** nmcli's objects and their verbs in the order it matches a prefix against them (`c m` is `connection modify`, `d s` is `device status`). */
+const NMCLI_VERBS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["general", ["status", "hostname", "permissions", "logging", "reload"]],
+  ["networking", ["on", "off", "connectivity"]],
+  ["radio", ["all", "wifi", "wwan"]],
+  ["connection", ["show", "up", "down", "add", "modify", "clone", "edit", "delete", "monitor", "reload", "load", "import", "export", "migrate"]],
+  ["device", ["status", "show", "set", "up", "connect", "reapply", "modify", "down", "disconnect", "delete", "monitor", "wifi", "lldp"]],
+  ["agent", ["secret", "polkit", "all"]],
+  ["monitor", []],
+];
 
 /** nmcli verbs that change a connection, a device, the radio or networking (abbreviations included). */
 const NMCLI_CHANGE = /^(?:up|down|add|mod|modify|edit|del|delete|reload|load|import|clone|connect|disconnect|reapply|set|on|off)$/;
+
+/** ip's objects in the order it matches a prefix against them (`ip a` is `address`, `ip r` `route`, `ip ru` `rule`). */
+const IP_OBJECTS = ["address", "addrlabel", "maddress", "route", "rule", "neighbor", "neighbour", "ntable", "ntbl", "link", "l2tp", "fou", "ila", "macsec", "tunnel", "tuntap", "tap", "token", "tcpmetrics", "tcp_metrics", "monitor", "xfrm", "mroute", "mrule", "netns", "netconf", "vrf", "sr", "nexthop", "mptcp", "ioam", "stats"];
+/** Their verbs in the order ip matches a prefix (`ip l s` sets a link, `ip a s` shows addresses), for the objects a plan changes most. */
+const ADDRESS_VERBS = ["add", "change", "chg", "replace", "delete", "list", "show", "lst", "flush", "save", "showdump", "restore"];
+const IP_VERBS: Readonly<Record<string, readonly string[]>> = lookup({
+  link: ["add", "change", "set", "replace", "delete", "show", "lst", "list"],
+  address: ADDRESS_VERBS,
+  route: ["add", "change", "chg", "replace", "prepend", "append", "test", "delete", "list", "show", "lst", "get", "flush", "restore", "showdump", "save"],
+  neighbor: [...ADDRESS_VERBS, "get"],
+  neighbour: [...ADDRESS_VERBS, "get"],
+  rule: ["add", "delete", "list", "show", "lst", "flush", "save", "restore"],
+});
 
 /** Modules and packages that serve a directory to the network: the files leave the machine. */
 const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server", "serve"]);
@@ -233,12 +281,16 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   if (depth < 3 && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) stdinInput(h.words, h.body, h.string, out, depth);
-    shell = blankedBodies(text, inputs);
+    // A body of shell lines (ssh's, a shell's) with here-documents of its own (`ssh db <<EOF` around `psql <<SQL`):
+    // read as the command line it is, where its openers are found (`hereInputs` skips those inside a body).
+    const nested = inputs.filter((h) => h.span !== undefined && !notShell(h.words, h.rest ?? "") && h.body.includes("<<"));
+    for (const h of nested) out.push(...commandEffects(h.body, depth + 1));
+    shell = blankedBodies(text, inputs, new Set(nested));
   }
   // `cat purge.sql | psql`, `echo "DROP TABLE t" | mysql`, `pg_dump a | psql b`: a client given its SQL on stdin.
   if (SQL_CLIENT_PIPED.test(text)) for (const m of text.matchAll(PIPED_SQL)) {
     const [, catted, , echoed, client, rest] = m;
-    const name = basename(client!);
+    const name = basename(client!).replace(/\s+/g, " ");
     if (OWN_SQL[name in OWN_SQL ? name : ""]!.test(rest!) || (/^(?:sqlite3?|duckdb)$/.test(name) && rest!.trim().split(/\s+/).filter((w) => w && !w.startsWith("-")).length > 1)) continue;
     if (catted !== undefined) {
       const kind = sqlFileKind(catted);
@@ -247,6 +299,12 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
   if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  if (depth < 3 && text.includes("ssh")) for (const m of text.matchAll(CATTED_TO_SSH)) sshStdin(m[2]!, m[1]!, out, depth);
+  // `echo 'rm old.csv' | sftp host`: sftp's own commands, on stdin.
+  if (depth < 3 && text.includes("sftp")) for (const m of text.matchAll(ECHOED_TO_SFTP)) {
+    if (sftpBatchFile(splitCommands(`sftp ${m[4]!}`)[0] ?? [])) continue;
+    sftpCommands(m[1] === "printf" || /^-\w*e/.test(m[0].slice(m[1]!.length).trim()) ? m[3]!.replace(/\\n/g, "\n") : m[3]!, out, depth);
+  }
   if (depth < 3) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
@@ -255,7 +313,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth < 3) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const line: Line = {
-    vars: text.includes("=") ? new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""])) : NO_VARS,
+    vars: text.includes("=") ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
@@ -319,19 +377,50 @@ interface HereInput {
 /**
  * The text with the bodies of here-documents blanked where their reader does not run them
  * as shell lines: a SQL client's or an interpreter's (read by `stdinInput`), and one only
- * shown (`cat <<EOF` to the terminal, `grep -q x <<EOF`, `wc -l <<EOF`). A body given to a
- * shell, to `ssh`, or to cat writing a file (`cat <<EOF > run.sh`, run later) stays, read as
- * commands.
+ * shown (`cat <<EOF` to the terminal, `grep -q x <<EOF`, `wc -l <<EOF`), and those in `read`
+ * (read apart). A body given to a shell, to `ssh`, or to cat writing a file (`cat <<EOF >
+ * run.sh`, run later) stays, read as commands.
  */
-function blankedBodies(text: string, inputs: readonly HereInput[]): string {
+function blankedBodies(text: string, inputs: readonly HereInput[], read: ReadonlySet<HereInput>): string {
   let out = "";
   let at = 0;
   for (const h of inputs) {
-    if (h.span === undefined || !notShell(h.words, h.rest ?? "")) continue;
+    if (h.span === undefined || (!read.has(h) && !notShell(h.words, h.rest ?? ""))) continue;
     out += text.slice(at, h.span[0]) + text.slice(h.span[0], h.span[1]).replace(/[^\n]/g, " ");
     at = h.span[1];
   }
   return at === 0 ? text : out + text.slice(at);
+}
+
+/** `echo '…' | sftp host`, `printf '…\\n' | sftp -b - host`: the text (quoted) and the rest of sftp's words. */
+const ECHOED_TO_SFTP = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|\s*(?:[^\s/|;&()<>]*\/)*sftp(?![\w.-])([^|;&\n]*)/g;
+
+/** The batch file of `sftp -b FILE` (its commands are not on stdin then), unless it is stdin or a device. */
+function sftpBatchFile(words: readonly string[]): string | undefined {
+  for (let k = 1; k < words.length; k++) {
+    const file = words[k] === "-b" ? words[k + 1] : /^-b./.test(words[k]!) ? words[k]!.slice(2) : undefined;
+    if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * sftp's commands, one a line (a leading `-` or `@` only quietens one): `rm`, `rmdir`
+ * destroy on the other host, `put`, `rename`, `chmod`, `mkdir`, `ln` change it; `get`
+ * writes here; `!cmd` is a local shell command. The rest (`ls`, `cd`, `df`) look.
+ */
+function sftpCommands(text: string, out: CommandEffect[], depth: number): void {
+  for (const raw of text.split("\n")) {
+    const l = raw.trim().replace(/^[-@]+/, "");
+    if (l.startsWith("!")) {
+      if (depth < 3 && l.length > 1) out.push(...commandEffects(l.slice(1), depth + 1));
+      continue;
+    }
+    const verb = (/^\S+/.exec(l)?.[0] ?? "").toLowerCase();
+    if (/^(?:rm|rmdir)$/.test(verb)) out.push({ risk: "external", destructive: true, what: `\`sftp ${verb}\`` });
+    else if (/^(?:put|mput|reput|rename|chmod|chown|chgrp|mkdir|ln|symlink)$/.test(verb)) out.push({ risk: "external", destructive: false, what: `\`sftp ${verb}\`` });
+    else if (/^(?:get|mget|reget|lmkdir)$/.test(verb)) out.push({ risk: "write", destructive: false, what: `\`sftp ${verb}\`` });
+  }
 }
 
 /** Programs that show or count their input. */
@@ -371,8 +460,8 @@ function readerAt(words: readonly string[], string: boolean): number {
   return words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
 }
 
-/** Data clients that read their commands on stdin, as their `--eval` or arguments. */
-const STDIN_CLIENTS = new Set(["redis-cli", "mongosh", "mongo"]);
+/** Data clients that read their commands on stdin, as their `--eval` or arguments; sftp its session's commands. */
+const STDIN_CLIENTS = new Set(["redis-cli", "mongosh", "mongo", "sftp"]);
 
 /**
  * Text on stdin read as what its reader takes it for: SQL for a SQL client that is given
@@ -384,6 +473,10 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
   if (k < 0 || body.trim() === "") return;
   const name = basename(words[k]!);
   const rest = words.slice(k + 1);
+  if (name === "sftp") {
+    if (sftpBatchFile(words.slice(k)) === undefined) sftpCommands(body, out, depth);
+    return;
+  }
   if (name === "redis-cli") {
     for (const l of body.split("\n")) if (l.trim()) commandEffect([...words.slice(k), ...l.trim().split(/\s+/)], out, depth + 1);
     return;
@@ -429,7 +522,7 @@ const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "pyt
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
-const PIPED_SQL = /(?:^|[|;&\n(])[ \t]*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
+const PIPED_SQL = /(?:^|[|;&\n(])[ \t]*(?:cat\s+([^\s|;&<>]+)|(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2|[^|;&\n(]*[^|;&\n(\s])\s*\|(?!\|)\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:psql|mysql|mariadb|sqlite3?|duckdb|sqlcmd|clickhouse-client|clickhouse[ \t]+client))(?=[\s;&|)\n]|$)([^|;&\n]*)/g;
 
 /** The options with which a client takes SQL of its own, not stdin (psql's `-e` and `-q` only echo or quieten). */
 const OWN_SQL: Readonly<Record<string, RegExp>> = lookup({
@@ -439,7 +532,7 @@ const OWN_SQL: Readonly<Record<string, RegExp>> = lookup({
   "": /(?:^|\s)(?:-[ceqQfi]\S*|--(?:command|execute|query|queries-file|file)\b)/,
 });
 
-const SQL_CLIENT_PIPED = /\|\s*(?:sudo\s+)?[\w./-]*(?:psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse-client)/;
+const SQL_CLIENT_PIPED = /\|\s*(?:sudo\s+)?[\w./-]*(?:psql|mysql|mariadb|sqlite|duckdb|sqlcmd|clickhouse-client|clickhouse\s+client)/;
 
 /** `$(which rm)`, `` `command -v rm` ``, `$(type -p rm)`: the program found on PATH, run in its place. */
 const LOOKED_UP = /\$\(\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*\)|`\s*(?:which|command\s+-v|type\s+-p)\s+([\w./+-]+)\s*`/g;
@@ -481,6 +574,40 @@ const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+\s*|(?:cat|head|tail|sed|grep|awk|jq|
 
 /** `NAME=value` set by the command line to a literal (quoted or one word), for `eval "$NAME"`. */
 const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
+
+/** ssh's options that take a value. */
+const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]);
+
+/** A file cat hands to ssh: `cat steps.txt | ssh host`, `cat fix.sh | ssh host 'bash -s'` (the file and ssh's command line). */
+const CATTED_TO_SSH = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*((?:sudo[ \t]+)?(?:[^\s/|;&()<>]*\/)*ssh[ \t][^|;&\n]*)/g;
+
+/**
+ * What ssh's far end reads from `file` on stdin: the commands of its shell, when ssh is
+ * given no command or a shell that reads them (`bash`, `sudo bash -s`); read as `ssh host
+ * < file` is. A command of its own (`wc -l`, `psql -c …`) takes the file as data.
+ */
+function sshStdin(command: string, file: string, out: CommandEffect[], depth: number): void {
+  const words = splitCommands(command)[0] ?? [];
+  const rest = afterOptions(words.slice(words.findIndex((w) => basename(w) === "ssh") + 1), SSH_VALUES);
+  if (rest.length === 0) return;
+  const remote = rest.slice(1).flatMap((w) => w.trim().split(/\s+/)).filter((w) => w !== "");
+  let k = 0;
+  while (remote[k] !== undefined && /^(?:sudo|doas|env|exec)$/.test(basename(remote[k]!))) for (k++; remote[k]?.startsWith("-"); ) k += /^-[ugC]$/.test(remote[k]!) ? 2 : 1;
+  const shell = remote[k];
+  if (shell !== undefined && !(SHELLS.has(basename(shell)) && remote.slice(k + 1).every((a) => /^-[a-bd-z]*$/.test(a)))) return;
+  shellStdin(`cat ${file} | ssh`, file, out, depth);
+}
+
+/** `export A=1 B="two"`: a declaration of several variables (each read as ASSIGNED reads one). */
+const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
+const DECLARED_ONE = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))/g;
+
+/** The variables a command line sets to literals: alone (`CMD="rm x";`) or declared together (`export A=1 B=2`). */
+function assignedVars(text: string): Map<string, string> {
+  const vars = new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""]));
+  for (const d of text.matchAll(DECLARED)) for (const m of d[1]!.matchAll(DECLARED_ONE)) vars.set(m[1]!, m[2] ?? m[3] ?? m[4] ?? "");
+  return vars;
+}
 
 /** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
 const CATTED_TO_SHELL = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*(?:(?:sudo|doas|env)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+[a-z_][a-z0-9_-]*)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:[ \t]+[-+][a-zA-Z]+)*(?:[ \t]+--(?:[ \t]+[^\s|;&()]+)*)?[ \t]*(?=$|[;&|)\n])/g;
@@ -596,6 +723,28 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (/^(?:python[0-9.]*|node|ruby|perl|php|Rscript|deno|bun|tsx|ts-node)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|cjs|ts|rb|pl|php|R|r)$/.test(words[i + 1]!)) i++;
     // `uv pip install x`: pip's own command line.
     else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
+    // `yarn workspace web rimraf dist`: a workspace runs its script of that name or, with none, the binary; read as the binary first.
+    else if (basename(w) === "yarn" && words[i + 1] === "workspace" && words[i + 3] !== undefined && words[i + 3] !== "run" && depth < 3) {
+      const before = out.length;
+      commandEffect(words.slice(i + 3), out, depth + 1, line);
+      if (out.length > before) return;
+      break;
+    }
+    // `yarn workspaces foreach -A run clean`: yarn's command line, in every workspace.
+    else if (basename(w) === "yarn" && words[i + 1] === "workspaces" && words[i + 2] === "foreach") {
+      let k = i + 3;
+      while (words[k]?.startsWith("-")) k += /^(?:--include|--exclude|--from|-j|--jobs)$/.test(words[k]!) ? 2 : 1;
+      words = [w, ...words.slice(k)];
+      i = 0;
+      if (words.length === 1) return;
+    }
+    // `lerna exec -- rm -rf dist`, `lerna exec --scope web rm -rf dist`: the command, in every package.
+    else if (basename(w) === "lerna" && words[i + 1] === "exec") {
+      const dashes = words.indexOf("--", i + 2);
+      i = dashes >= 0 ? dashes + 1 : afterOptionsAt(words, i + 2, VALUE_FLAGS.lerna!);
+    }
+    // `clickhouse client --query …`: the client as one program.
+    else if (basename(w) === "clickhouse" && words[i + 1] === "client") words = [...words.slice(0, i), "clickhouse client", ...words.slice(i + 2)];
     else break;
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
@@ -642,7 +791,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     return;
   }
   if (program === "ssh") {
-    const rest = afterOptions(args, new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]));
+    const rest = afterOptions(args, SSH_VALUES);
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
@@ -656,7 +805,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     return;
   }
   const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => a === "-n" || (/^(?:g?make|rsync)$/.test(program) && /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a)) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
-  const production = args.find((a) => PRODUCTION.test(a));
+  // Named by the command's own words, by an assignment in front of it (`DATABASE_URL=…prod… goose reset`), or by a variable the line sets.
+  const production = args.find((a) => PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1))) ?? [...line.vars.values()].find((v) => PRODUCTION.test(v));
   const push = (e: Effect, what: string): void => {
     if (!e || dry) return;
     const effect: CommandEffect = { ...e, what: `\`${what}\`` };
@@ -824,7 +974,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       }
       // `-m uri -a "url=… method=DELETE"`: a call with a method that changes something; `-m script -a ./cleanup.sh`: the script, read by its name.
       if (module === "uri") {
-        const method = /\bmethod=(\w+)/i.exec(moduleArgs)?.[1]?.toUpperCase();
+        // `method=DELETE`, or the arguments as JSON: `{"url": …, "method": "DELETE"}`.
+        const named = /\bmethod=(\w+)|"method"\s*:\s*"(\w+)"/i.exec(moduleArgs);
+        const method = (named?.[1] ?? named?.[2])?.toUpperCase();
         if (method !== undefined && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(method === "DELETE" ? XD : X, `ansible -m uri method=${method}`);
         return;
       }
@@ -863,12 +1015,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "nawk":
       if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
       // `awk 'BEGIN { system("rm -rf x") }'`, `system("rm " $1)`: the command line a program's system() runs, from its first string.
-      if (depth < 3) for (const a of args) for (const m of a.matchAll(AWK_SYSTEM)) out.push(...commandEffects(m[1]!.replace(/\\(.)/g, "$1"), depth + 1));
+      if (depth < 3) for (const a of args) awkCommands(a, out, depth);
       return;
     case "zip": {
       // `zip -sf a.zip` lists; `-d` deletes entries, `-m` moves the files into the archive (deleting them); any other use writes it.
       if (args.some((a) => /^(?:-sf|--show-files|-h|-h2|--help|-v|--version)$/.test(a))) return;
-      if (args.some((a) => a === "-d" || a === "--delete")) return push(D, "zip -d");
+      // `-d` alone or in a bundle (`-qd`, `-dq`); not the display options `-db`, `-dc`, `-dd`, `-dg`, `-ds`, `-du`, `-dv`, nor `-s…`.
+      if (args.some((a) => a === "-d" || a === "--delete" || (/^-[a-zA-Z0-9]*d[a-zA-Z0-9]*$/.test(a) && !/^-(?:d[bcdgsuv]|s)/.test(a)))) return push(D, "zip -d");
       if (args.some((a) => a === "--move" || /^-(?!d)[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(a))) return push(D, "zip -m");
       const operands = afterEachOption(args, new Set(["-b", "-n", "-P", "--password", "-t", "-tt", "-x", "-i", "-O", "--output-file"]));
       if (operands.length === 1 && args.some((a) => a === "-T" || a === "--test")) return;
@@ -895,13 +1048,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (/p/.test(letters) || args.includes("--pass-through")) return push(W, "cpio -p");
       return;
     }
-    case "sftp":
+    case "sftp": {
       // `sftp -b batch.txt host`: the session's commands (put, rm, …) come from a file.
-      for (let k = 0; k < args.length; k++) {
-        const file = args[k] === "-b" ? args[k + 1] : /^-b./.test(args[k]!) ? args[k]!.slice(2) : undefined;
-        if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) return void out.push({ risk: "write", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
-      }
+      const file = sftpBatchFile(words.slice(i));
+      if (file !== undefined) out.push({ risk: "write", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
       return;
+    }
     case "firewall-cmd": {
       // `--add-*`, `--remove-*`, `--set-*`, `--reload`, …: the firewall changed; `--list-*`, `--get-*`, `--query-*`, `--state` read.
       const change = args.find((a) => /^--(?:add|remove|set|change|new|delete|reload|complete-reload|runtime-to-permanent|panic-on|lockdown-on|reset-to-defaults)\b/.test(a));
@@ -912,11 +1064,19 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `ifconfig`, `ifconfig -a`, `ifconfig eth0` show; more words set the interface (`down`, an address, `mtu 9000`).
       if (afterEachOption(args, new Set()).length > 1) return push(W, "ifconfig");
       return;
+    case "ifdown":
+    case "ifup":
+      // An interface taken down or brought up; `-n` / `--no-act` only says what would be done.
+      if (args.some((a) => /^(?:-n|--no-act|-h|--help|-V|--version)$/.test(a))) return;
+      return push(W, program);
     case "nmcli": {
       // `nmcli connection delete x`, `nmcli dev disconnect eth0`, `nmcli radio wifi off`: an object and a verb that changes it.
+      // nmcli takes any prefix of a word (`nmcli c m` is `connection modify`): the first of its verbs that it begins.
       const words = afterEachOption(args, new Set(["-f", "--fields", "-g", "--get-values", "-m", "--mode", "-c", "--colors", "-e", "--escape", "-w", "--wait"]));
-      const verb = words.slice(1, 3).find((w) => NMCLI_CHANGE.test(w));
-      if (verb !== undefined) return push(/^del(?:ete)?$/.test(verb) ? D : W, `nmcli ${words[0]} ${verb}`);
+      const verbs = words[0] ? NMCLI_VERBS.find(([object]) => object.startsWith(words[0]!))?.[1] : undefined;
+      const full = (w: string): string => verbs?.find((v) => v.startsWith(w)) ?? w;
+      const verb = words.slice(1, 3).find((w) => NMCLI_CHANGE.test(full(w)));
+      if (verb !== undefined) return push(/^del(?:ete)?$/.test(full(verb)) ? D : W, `nmcli ${words[0]} ${verb}`);
       if (/^(?:g|gen|general)$/.test(words[0] ?? "") && words[1] === "hostname" && words[2] !== undefined) return push(W, "nmcli general hostname");
       return;
     }
@@ -1004,9 +1164,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         return;
       }
       if (args.some((a) => /^-(?:b|batch)$/.test(a))) return push(W, "ip -batch");
-      // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it.
-      const verb = sub[1] ?? "";
-      if (/^(?:set|add|del|delete|change|replace|flush|append|prepend|up|down)$/.test(verb)) return push(W, `ip ${s0} ${verb}`);
+      // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it, or a prefix of each (`ip r d`, `ip l s`, `ip a fl`).
+      const object = IP_OBJECTS.find((o) => o.startsWith(s0));
+      const written = sub[1] ?? "";
+      const verb = (object && IP_VERBS[object]?.find((v) => v.startsWith(written))) || written;
+      if (written && /^(?:set|add|del|delete|change|chg|replace|flush|append|prepend|restore|up|down)$/.test(verb)) return push(W, `ip ${s0} ${written}`);
       return;
     }
     case "mount":
@@ -1074,8 +1236,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     for (const text of sql) {
       // Client commands that run a file: psql `\i f`, mysql `SOURCE f` / `\. f`, sqlite `.read f`.
       for (const m of text.matchAll(/(?:^|[\n;])\s*(\\i[r]?|\\include(?:_relative)?|\\\.|SOURCE|\.read)\s+(\S+?);?(?=\s|$)/gim)) pushSqlFile(`${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`, m[2]!);
-      // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd` run a shell command; `\\o file`, `.output file` write one.
+      // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd`, mysql `system cmd` run a shell command; `\\o file`, `.output file` write one.
       if (depth < 3) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+      if (depth < 3 && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
+      // sqlite's `.restore` replaces the database with a backup's content; `.backup` / `.save` write a file, `.import` loads rows.
+      if (/^sqlite3?$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*\.(restore|backup|save|import)\b/g)) push(m[1] === "restore" ? D : W, `${program} .${m[1]}`);
       for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
       for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
     }
@@ -1104,11 +1269,15 @@ function subcommands(program: string, args: readonly string[], n = 2): string[] 
   return out;
 }
 
+/** The index of the first word from `k` on that is not an option or the value of one. */
+function afterOptionsAt(words: readonly string[], k: number, valueFlags: ReadonlySet<string>): number {
+  while (k < words.length && words[k]!.startsWith("-")) k += valueFlags.has(words[k]!) ? 2 : 1;
+  return k;
+}
+
 /** The words after the leading options (and their values). */
 function afterOptions(args: readonly string[], valueFlags: ReadonlySet<string>): string[] {
-  let k = 0;
-  while (k < args.length && args[k]!.startsWith("-")) k += valueFlags.has(args[k]!) ? 2 : 1;
-  return args.slice(k);
+  return args.slice(afterOptionsAt(args, 0, valueFlags));
 }
 
 /** `user@host:path`, `host:path`, `[fe80::1]:path` or `scp://host/path` (not `C:\\`, not another URL). */

@@ -443,6 +443,11 @@ describe("large input stays linear", () => {
     // Calls left open by the thousand in code an interpreter reads (a here-document, `-c`): each call's arguments are read within a bound.
     expect(commandEffects(`python3 - <<'E'\n${"subprocess.run([".repeat(12500)}\nshutil.rmtree('/x')\nE`).map((e) => e.what)).toContain("`python3 shutil.rmtree`");
     expect(commandEffects(`node -e "const { a${"{".repeat(60000)} } = require('fs')"; rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    // An awk program of thousands of prints and pipes, cat piped to ssh and text echoed into sftp by the thousand.
+    expect(commandEffects(`awk '${"print x ".repeat(30000)}| "sh"' f; rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    expect(commandEffects(`awk '${'print "a" | "b" '.repeat(20000)}'`)).toEqual([]);
+    expect(commandEffects(`${"cat a | ssh h ".repeat(20000)}`)).toEqual([]);
+    expect(new Set(commandEffects(`${"echo 'rm x' | sftp h; ".repeat(20000)}`).map((e) => e.what))).toEqual(new Set(["`sftp rm`"]));
     // A run of pipes after many words: each pattern that looks for a program after a pipe tries it once.
     expect(commandEffects(`${"a ".repeat(50000)}${"|".repeat(100000)} rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
@@ -1105,5 +1110,114 @@ describe("here-documents, remote and archive tools, network settings, sync tools
     "7z x -so a.7z | tar -t",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("nested here-documents, stdin to ssh and sftp, workspace runners, abbreviations and more migrators (passed the gate at 80220fd)", () => {
+  it.each([
+    // A here-document inside the body of one read as shell lines (ssh's, a shell's) is read as its own reader reads it.
+    ["ssh db01 <<'EOF'\npsql app <<'SQL'\nDROP TABLE users;\nSQL\nEOF", "write", true, "`psql DROP TABLE`"],
+    ["bash <<'EOF'\nmysql app <<'SQL'\nTRUNCATE orders;\nSQL\nEOF", "write", true, "`mysql TRUNCATE`"],
+    // What ssh's remote shell reads on stdin from cat: a script by its name, any other file code the plan does not show.
+    ["cat cleanup.txt | ssh ops@host", "write", true, "`cat cleanup.txt | ssh` (code the plan does not show)"],
+    ["cat cleanup.sh | ssh -p 2222 ops@host bash", "write", true, "`cleanup.sh`"],
+    ["cat steps | ssh ops@host 'sudo bash -s'", "write", true, "`cat steps | ssh` (code the plan does not show)"],
+    // sftp's own commands, echoed, as a here-string or a here-document (`-b -`: the batch is stdin): changes on the other host.
+    ["echo 'rm /uploads/old.csv' | sftp ops@host", "external", true, "`sftp rm`"],
+    ["sftp -b - ops@host <<< 'rm /srv/x'", "external", true, "`sftp rm`"],
+    ["sftp ops@host <<'EOF'\ncd /uploads\nrmdir old\nEOF", "external", true, "`sftp rmdir`"],
+    ["printf 'put dump.sql /srv/\\n' | sftp -b - ops@host", "external", false, "`sftp put`"],
+    ["sftp -b - ops@host <<< 'get /srv/report.csv'", "write", false, "`sftp get`"],
+    // A workspace runs a script or a binary of that name; runners of every workspace's task.
+    ["yarn workspace web rimraf dist", "write", true, "`rimraf`"],
+    ["yarn workspaces foreach -A run clean", "write", true, "`yarn run clean`"],
+    ["yarn workspaces foreach --all --parallel --exclude root clean", "write", true, "`yarn clean`"],
+    ["lerna run clean", "write", true, "`lerna run clean`"],
+    ["npx lerna run --scope web purge:cache", "write", true, "`lerna run purge:cache`"],
+    ["nx run web:clean", "write", true, "`nx run web:clean`"],
+    ["npx nx run-many -t clean", "write", true, "`nx run-many -t clean`"],
+    ["nx affected --target=deploy", "external", false, "`nx affected --target=deploy`"],
+    ["turbo run clean", "write", true, "`turbo run clean`"],
+    ["npx turbo build clean --filter=web", "write", true, "`turbo clean`"],
+    // awk handing lines to a shell: through a pipe, to system() by a variable, from a command read with getline.
+    ["awk '{ print \"rm -f \" $1 | \"sh\" }' stale.txt", "write", true, "`rm -f`"],
+    ["awk '{ cmd = \"rm -f \" $1; system(cmd) }' stale.txt", "write", true, "`rm -f`"],
+    ["gawk 'BEGIN { while ((\"kubectl delete pod x\" | getline l) > 0) print l }'", "external", true, "`kubectl delete`"],
+    // Module arguments as JSON.
+    ["ansible web -m uri -a '{\"url\": \"https://api.example.com/x\", \"method\": \"DELETE\"}'", "external", true, "`ansible -m uri method=DELETE`"],
+    // Option bundles and abbreviations.
+    ["zip -dq app.zip secret.txt", "write", true, "`zip -d`"],
+    ["zip -qd app.zip secret.txt", "write", true, "`zip -d`"],
+    ["ifdown eth0", "write", false, "`ifdown`"],
+    ["ifup --force eth0", "write", false, "`ifup`"],
+    ["nmcli con m office ipv4.dns 1.1.1.1", "write", false, "`nmcli con m`"],
+    ["nmcli d dis eth0", "write", false, "`nmcli d dis`"],
+    ["ip r d default", "write", false, "`ip r d`"],
+    ["ip l s eth0 down", "write", false, "`ip l s`"],
+    ["ip a fl dev eth0", "write", false, "`ip a fl`"],
+    // golang-migrate and sqlx.
+    ['migrate -path migrations -database "$DB" down', "write", true, "`migrate down`"],
+    ["migrate -path ./migrations -database postgres://x drop -f", "write", true, "`migrate drop`"],
+    ["migrate -source file://m -database \"$DB\" up 2", "write", false, "`migrate up`"],
+    ["sqlx migrate revert", "write", true, "`sqlx migrate revert`"],
+    ["sqlx database drop -y", "write", true, "`sqlx database drop`"],
+    ["sqlx db reset -y", "write", true, "`sqlx db reset`"],
+    ["cargo sqlx migrate revert", "write", true, "`cargo sqlx migrate revert`"],
+    // Client commands: sqlite's .restore replaces the database, .backup writes a file; mysql's `system` runs a shell command.
+    ["sqlite3 app.db '.restore backup.db'", "write", true, "`sqlite3 .restore`"],
+    ["sqlite3 app.db <<EOF\n.restore backup.db\nEOF", "write", true, "`sqlite3 .restore`"],
+    ["sqlite3 app.db '.backup /srv/b.db'", "write", false, "`sqlite3 .backup`"],
+    ["mysql -e 'system rm -rf /srv/x'", "write", true, "`rm -rf`"],
+    ["mysql app <<EOF\nsystem rm -rf /srv/x\nEOF", "write", true, "`rm -rf`"],
+    // ClickHouse's client as two words.
+    ["clickhouse client --query 'DROP TABLE t'", "write", true, "`clickhouse client DROP TABLE`"],
+    ["echo 'TRUNCATE TABLE t' | clickhouse client", "write", true, "`| clickhouse client TRUNCATE`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "ssh db01 <<'EOF'\npsql app <<'SQL'\nSELECT count(*) FROM users;\nSQL\nEOF",
+    "cat known_hosts | ssh ops@host 'cat >> /dev/null'",
+    "cat report.csv | ssh ops@host 'wc -l'",
+    "echo 'ls /uploads' | sftp ops@host",
+    "sftp -b - ops@host <<< 'df -h'",
+    "yarn workspace web test",
+    "yarn workspace web eslint .",
+    "yarn workspaces foreach -A run test",
+    "lerna run test",
+    "nx run web:lint",
+    "npx nx run-many -t test",
+    "turbo run build",
+    "awk '{ print $1 | \"sort -u\" }' access.log",
+    "awk '{ cmd = \"date\"; system(cmd) }'",
+    'ansible web -m uri -a \'{"url": "https://api.example.com/health", "method": "GET"}\'',
+    "zip -sf app.zip",
+    "nmcli con show",
+    "nmcli c s",
+    "nmcli d status",
+    "ip a s",
+    "ip r s",
+    "ip -br a",
+    "ip r g 1.1.1.1",
+    "ip l sh",
+    "migrate -path m -database \"$DB\" version",
+    "migrate -version",
+    "sqlx migrate info",
+    "cargo sqlx prepare --check",
+    "sqlite3 app.db '.tables'",
+    "mysql -e 'SELECT 1'",
+    "clickhouse client --query 'SELECT count() FROM t'",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it("a production database named in the command line's own assignments", () => {
+    expect(commandEffects("GOOSE_DBSTRING=postgres://prod-db/app goose reset")[0]?.production).toBe("GOOSE_DBSTRING=postgres://prod-db/app");
+    expect(commandEffects("export GOOSE_DBSTRING=postgres://prod-db/app && goose reset")[0]?.production).toBe("postgres://prod-db/app");
+    expect(commandEffects("GOOSE_DBSTRING=postgres://staging-db/app goose reset")[0]?.production).toBeUndefined();
+    expect(commandEffects("export TARGET=products && goose reset")[0]?.production).toBeUndefined();
   });
 });
