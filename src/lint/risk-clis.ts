@@ -181,6 +181,8 @@ const SQL_FILE_WRITE = new Set(["update", "insert", "upsert", "alter", "schema",
 /** The effect of `program args` when the table knows it; `sub` are the first words after the options. */
 export function cliEffect(program: string, args: readonly string[], sub: readonly string[], byPath = false): CliEffect | undefined {
   const s0 = sub[0] ?? "";
+  // `lerna clean --help`, `sqlx migrate revert --help`: a known program's usage (not a script's: it may not read its options).
+  if (!byPath && !/\.[a-z]+$/.test(program) && args.includes("--help") && (!args.includes("--") || args.indexOf("--help") < args.indexOf("--"))) return undefined;
   const pkg = PACKAGE_MANAGERS[program]?.[s0.toLowerCase()];
   if (pkg) return { ...EFFECT[pkg], what: `${program} ${s0}` };
   if (program === "pip" || program === "pip3") {
@@ -229,10 +231,13 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
     if (w) return { ...EFFECT.w, what: `${program} ${w[0].slice(1).replace(/\s*\($/, "")}` };
     return undefined;
   }
+  // `--graph` draws the tasks, `--dry` / `--dry-run` lists them: nothing runs.
+  if ((program === "nx" || program === "turbo") && args.some((a) => /^--(?:graph|dry(?:-run)?)(?:=|$)/.test(a))) return undefined;
   if (program === "nx") return nxEffect(args, sub);
   if (program === "turbo") {
-    // `turbo run build clean`, `turbo clean`: every task named (they run in each workspace).
-    const tasks = sub[0] === "run" ? sub.slice(1) : sub[0] !== undefined && !TURBO_COMMANDS.has(sub[0]) ? sub : [];
+    // `turbo run build clean`, `turbo clean`: every task named (they run in each workspace); words after `--` are the tasks' arguments.
+    const own = args.includes("--") ? sub.slice(0, sub.length - args.slice(args.indexOf("--") + 1).filter((a) => !a.startsWith("-")).length) : sub;
+    const tasks = own[0] === "run" ? own.slice(1) : own[0] !== undefined && !TURBO_COMMANDS.has(own[0]) ? own : [];
     for (const t of tasks) {
       const e = targetEffect(t, `turbo${sub[0] === "run" ? " run" : ""} ${t}`);
       if (e) return e;
@@ -263,14 +268,18 @@ function nxEffect(args: readonly string[], sub: readonly string[]): CliEffect | 
       const a = args[k]!;
       const m = /^(?:-t|--targets?)(?:=(.*))?$/.exec(a);
       if (!m) continue;
-      const value = m[1] ?? args[k + 1] ?? "";
-      for (const t of value.split(",")) {
-        const e = targetEffect(t, `nx ${s0} ${m[1] !== undefined ? a : `${a} ${value}`}`);
+      // `-t build,deploy`, `--target=deploy`, `-t build deploy` (the words up to the next option).
+      const values = m[1] !== undefined ? [m[1]] : args.slice(k + 1, k + 1 + Math.max(1, args.slice(k + 1).findIndex((x) => x.startsWith("-")) >>> 0));
+      for (const t of values.flatMap((v) => v.split(","))) {
+        const e = targetEffect(t, `nx ${s0} ${m[1] !== undefined ? a : `${a} ${t}`}`);
         if (e) return e;
       }
     }
     return undefined;
   }
+  // `nx release` versions, tags and publishes; `nx g`, `nx migrate`, `nx format:write` change the workspace.
+  if (s0 === "release") return { ...EFFECT.x, what: "nx release" };
+  if (/^(?:g|generate|migrate|format|format:write|import|add|sync|repair)$/.test(s0)) return { ...EFFECT.w, what: `nx ${s0}` };
   return s0 && !NX_COMMANDS.has(s0) ? targetEffect(s0, `nx ${s0}`) : undefined;
 }
 

@@ -8,6 +8,7 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
+import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
 
 export interface CommandEffect {
@@ -119,7 +120,9 @@ const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
 const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
 /** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
-const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])|[\w\])]\s*\|&?\s*getline\b|\bprintf?\b[^;{}\n]{0,300}?(?<!\|)\|&?(?!\|)\s*(?!getline\b)[A-Za-z_]/;
+const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])[^()]{0,80}\)|[\w\])]\s*\|&?\s*getline\b|\bprintf?\b[^;{}\n]{0,300}?(?<!\|)\|&?(?!\|)\s*(?!getline\b)[A-Za-z_]/;
+/** `print … > "file"`, `print … >> out`: a print's output to a file (within 300 characters of the print, outside parentheses). */
+const AWK_OUTPUT = /\bprintf?\b[^;{}()\n]{0,300}?(?<![<>!=])>>?(?!=)\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*))/g;
 const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
 
 /**
@@ -127,13 +130,33 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * pipes to or reads with getline; and when one is a shell it prints to, or the program
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
-function awkCommands(program: string, out: CommandEffect[], depth: number): void {
+function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
   const unescaped = (t: string): string => t.replace(/\\(.)/g, "$1");
   for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
-  const piped = [...program.matchAll(AWK_PIPED)].map((m) => unescaped(m[1] ?? m[2]!));
-  for (const c of piped) out.push(...commandEffects(c, depth + 1));
-  if (!piped.some((c) => SHELLS.has(basename(c.trim().split(/\s+/)[0] ?? ""))) && !AWK_BUILT.test(program)) return;
-  for (const m of program.matchAll(AWK_STRING)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
+  // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
+  for (const m of program.matchAll(AWK_OUTPUT)) {
+    const file = m[1] !== undefined ? unescaped(m[1]) : m[2]!;
+    if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
+  }
+  const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: unescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
+  const commands = new Set(piped.map((p) => p.command));
+  // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
+  const strings = [...[...program.matchAll(AWK_STRING)].map((m) => unescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
+  let shell: string | undefined;
+  for (const { command, getline } of piped) {
+    const words = command.trim().split(/\s+/);
+    const reader = words.findIndex((w) => !/^(?:sudo|doas|env|-\S*)$/.test(basename(w)) && !w.includes("="));
+    const program = basename(words[reader] ?? "");
+    if (!getline && SHELLS.has(program)) shell ??= command;
+    // `print "DROP TABLE t;" | "psql app"`: what it prints is the client's input.
+    else if (!getline && (SQL_CLIENTS.has(program) || STDIN_CLIENTS.has(program))) stdinInput(words.slice(reader), strings.join("\n"), false, out, depth);
+    else out.push(...commandEffects(command, depth + 1));
+  }
+  const built = AWK_BUILT.exec(program);
+  if (shell === undefined && !built) return;
+  // A shell at the end of a pipe, or a command line built in a variable: the strings start the commands; with none, the input's lines are them.
+  if (strings.some((t) => t.trim() !== "")) for (const t of strings) out.push(...commandEffects(t, depth + 1));
+  else out.push({ risk: "write", destructive: true, what: `\`${name} ${shell !== undefined ? `| "${shell}"` : built![0].trim()}\` (code the plan does not show)` });
 }
 
 /** nmcli's objects and their verbs in the order it matches a prefix against them (`c m` is `connection modify`, `d s` is `device status`). */
@@ -161,7 +184,16 @@ const IP_VERBS: Readonly<Record<string, readonly string[]>> = lookup({
   neighbor: [...ADDRESS_VERBS, "get"],
   neighbour: [...ADDRESS_VERBS, "get"],
   rule: ["add", "delete", "list", "show", "lst", "flush", "save", "restore"],
+  netns: ["list", "add", "attach", "set", "delete", "identify", "pids", "exec", "monitor"],
+  vrf: ["show", "exec", "identify", "pids"],
+  tunnel: ["add", "change", "delete", "show", "list", "lst", "prl", "6rd"],
+  maddress: ["add", "delete", "list", "show", "lst"],
+  nexthop: ["add", "replace", "delete", "show", "list", "flush", "get", "bucket"],
+  tcpmetrics: ["show", "list", "delete", "flush"],
+  addrlabel: ["add", "delete", "list", "flush"],
 });
+/** The verbs of the other objects, in the order ip usually matches them. */
+const IP_GENERIC_VERBS = ["add", "change", "replace", "delete", "list", "show", "lst", "flush", "get", "set", "update", "deleteall", "count", "monitor"];
 
 /** Modules and packages that serve a directory to the network: the files leave the machine. */
 const FILE_SERVERS = new Set(["http.server", "SimpleHTTPServer", "http-server", "serve"]);
@@ -201,6 +233,47 @@ function hiddenCode(text: string): CommandEffect | undefined {
   return { risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` };
 }
 
+/**
+ * Lines another program writes into a shell or an interpreter reading stdin (`find … | awk
+ * '{ print "rm " $0 }' | sh`, `ls | sed 's/^/rm /' | bash`, `./list.sh | bash`): awk's
+ * strings and sed's replacements are the starts of the commands, read as such; any other
+ * program's output is code the plan does not show. Echoed text and a file cat hands on
+ * are read where they are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
+ */
+function generatedForShell(text: string, out: CommandEffect[], depth: number): void {
+  for (const m of text.matchAll(PIPED_TO_SHELL)) {
+    // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
+    if (text[m.index - 1] === "|" || ownProgram(m[1]!, m[2]!) || /(?:^|\s)-[a-z]*n\b/.test(m[2]!)) continue;
+    const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index)).pop() ?? [];
+    const program = basename(feeder[0] ?? "");
+    if (program === "" || /^(?:echo|printf|cat|curl|wget|base64|xxd|openssl|gunzip|zcat|gzip|uudecode|rev|sudo|env)$/.test(program)) continue;
+    if (/^[gmn]?awk$/.test(program) || program === "sed") {
+      const before = out.length;
+      const starts = program === "sed" ? sedInserted(feeder.slice(1)) : feeder.slice(1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => s[1]!.replace(/\\(.)/g, "$1")));
+      for (const start of starts) out.push(...commandEffects(start, depth + 1));
+      if (starts.some((t) => t.trim() !== "") || out.length > before) continue;
+    }
+    const shown = `${feeder.join(" ").slice(0, 40)} | ${m[1]}`;
+    out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
+  }
+}
+
+/** The text sed puts into its output lines: the replacements of its `s` commands (`s/^/rm /`), the text of `i\` and `a\`. */
+function sedInserted(args: readonly string[]): string[] {
+  // The scripts: each `-e` / `--expression`, else the first word that is not an option.
+  const scripts = args.flatMap((a, k) => (/^(?:-e|--expression)$/.test(args[k - 1] ?? "") ? [a] : /^--expression=/.test(a) ? [a.slice(13)] : []));
+  if (scripts.length === 0) {
+    const first = args.find((a) => !a.startsWith("-"));
+    if (first !== undefined) scripts.push(first);
+  }
+  const out: string[] = [];
+  for (const a of scripts) {
+    for (const m of a.matchAll(/(?:^|[;\s{])s([^\w\s\\])(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(m[2]!.replace(/\\(.)/g, "$1").replace(/&/g, ""));
+    for (const m of a.matchAll(/(?:^|[;\s{])[ia](?:\\|\s)\s*(\S[^;]*)/g)) out.push(m[1]!);
+  }
+  return out;
+}
+
 /** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
@@ -210,6 +283,13 @@ const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1
 const NO_VARS: ReadonlyMap<string, string> = new Map();
 
 /**
+ * How deep command lines inside command lines are read (`ssh h "bash -c '…'"`, a here-document in a
+ * here-document's body): a bastion hop, a shell and a client are four. Each level reads only
+ * the text the one above it handed on.
+ */
+const MAX_DEPTH = 5;
+
+/**
  * What a command line sets up for the commands in it: the variables it sets to literals,
  * and whether it sources a file (`source ops.sh && tidy_all`: the functions it then calls
  * are code the plan does not show, read by their names as scripts are).
@@ -217,11 +297,21 @@ const NO_VARS: ReadonlyMap<string, string> = new Map();
 interface Line {
   vars: ReadonlyMap<string, string>;
   sourced: boolean;
+  /** A production name in a value the line assigns or exports (`export DB="host=db.prod…"`, `declare -x DB=prod-db`). */
+  production?: string;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
+/** A value assigned on a command line, as written (quoted or one word; substitutions kept). */
+const ASSIGNED_VALUE = /(?:^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|[^\s;&|()]+)/g;
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
 /** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
 const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync", "rclone", "s3cmd"]);
+
+/** Binaries a package manager runs by name (`yarn turbo run clean`, `pnpm rimraf dist`), read as themselves. */
+const RUN_BY_MANAGER = new Set(["turbo", "nx", "lerna", "rimraf", "del-cli", "trash", "prisma", "knex", "sequelize", "sequelize-cli", "typeorm", "drizzle-kit", "supabase", "wrangler", "vercel", "netlify", "firebase", "cdk", "serverless", "sls", "dbmate", "http-server", "serve"]);
+/** yarn's own commands, which `yarn workspace NAME` runs in that workspace. */
+const YARN_OWN = new Set(["add", "remove", "up", "upgrade", "install", "dlx", "exec", "run", "npm", "pack", "publish", "rebuild", "unplug", "dedupe", "patch", "version", "why", "info", "bin", "link", "unlink", "node"]);
+const NO_VALUES: ReadonlySet<string> = new Set();
 
 /** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
 const KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "coproc", "{"]);
@@ -264,10 +354,11 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
   const hidden = hiddenCode(text);
   if (hidden) out.push(hidden);
-  if (depth < 3) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
+  else if (depth < MAX_DEPTH && text.includes("|")) generatedForShell(text, out, depth);
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
-  if (depth < 3) for (const m of text.matchAll(STDIN_PROGRAM)) {
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
     const body = m[1] !== undefined ? m[2]! : m[6]!;
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
     const name = basename(m[3] ?? m[4]!);
@@ -278,7 +369,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   // interpreter reads on stdin, read as if given with `-c`. (A shell's here-document needs nothing more: its lines are
   // lines of the text, read below as commands.)
   let shell = text;
-  if (depth < 3 && text.includes("<<")) {
+  if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) stdinInput(h.words, h.body, h.string, out, depth);
     // A body of shell lines (ssh's, a shell's) with here-documents of its own (`ssh db <<EOF` around `psql <<SQL`):
@@ -295,26 +386,35 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     if (catted !== undefined) {
       const kind = sqlFileKind(catted);
       if (kind) out.push({ ...kind, what: `\`cat ${catted} | ${name}\`` });
-    } else if (echoed !== undefined) for (const e of sqlEffects(echoed, "strong")) out.push({ ...e, what: `\`| ${name} ${e.what.replace(/`/g, "")}\`` });
+    } else if (echoed !== undefined) {
+      for (const e of sqlEffects(echoed, "strong")) out.push({ ...e, what: `\`| ${name} ${e.what.replace(/`/g, "")}\`` });
+      clientCommands(name, echoed.replace(/\\n/g, "\n"), out, depth, (e, what) => void (e && out.push({ ...e, what: `\`${what}\`` })));
+    }
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
-  if (depth < 3) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
-  if (depth < 3 && text.includes("ssh")) for (const m of text.matchAll(CATTED_TO_SSH)) sshStdin(m[2]!, m[1]!, out, depth);
-  // `echo 'rm old.csv' | sftp host`: sftp's own commands, on stdin.
-  if (depth < 3 && text.includes("sftp")) for (const m of text.matchAll(ECHOED_TO_SFTP)) {
-    if (sftpBatchFile(splitCommands(`sftp ${m[4]!}`)[0] ?? [])) continue;
-    sftpCommands(m[1] === "printf" || /^-\w*e/.test(m[0].slice(m[1]!.length).trim()) ? m[3]!.replace(/\\n/g, "\n") : m[3]!, out, depth);
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  // `cat fix.sh | ssh host bash`, `echo 'rm -rf x' | ssh host`: what the far end reads on stdin; `echo 'rm old.csv' | sftp host`: sftp's own commands.
+  if (depth < MAX_DEPTH && (text.includes("ssh") || text.includes("sftp")) && text.includes("|")) for (const m of text.replace(/\\\n/g, "  ").matchAll(FED_TO_SSH)) {
+    const [, file, echo, , quoted, command] = m;
+    const said = quoted === undefined ? undefined : echo === "printf" || /^echo\s+-\w*e/.test(m[0].trim().replace(/^[;&|(\n\s]*(?:sudo\s+)?/, "")) ? quoted.replace(/\\n/g, "\n") : quoted;
+    const words = splitCommands(command!)[0] ?? [];
+    if (words.some((w) => basename(w) === "sftp")) {
+      if (sftpBatchFile(words.slice(words.findIndex((w) => basename(w) === "sftp"))) !== undefined) continue;
+      if (said !== undefined) sftpCommands(said, out, depth);
+      else if (!/^\/dev\//.test(file!)) out.push({ risk: "write", destructive: true, what: `\`cat ${file} | sftp\` (code the plan does not show)` });
+    } else sshStdin(command!, said !== undefined ? { text: said } : { file: file! }, out, depth);
   }
-  if (depth < 3) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
     out.push({ risk: "write", destructive: true, what: `\`${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
-  if (depth < 3) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const line: Line = {
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text),
+    ...(text.includes("=") ? { production: [...text.matchAll(ASSIGNED_VALUE)].map((m) => m[1]!.replace(/^(["'])(.*)\1$/s, "$2")).find((v) => PRODUCTION.test(v)) } : {}),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
@@ -356,10 +456,16 @@ function hereInputs(text: string): HereInput[] {
     bodyEnd = at;
     const rest = text.slice(m.index + m[0].length, Math.min(lineEnd, m.index + m[0].length + READER_SPAN));
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
-    found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
+    found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: stdinReader(text, m.index, m.index + m[0].length), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
   return found;
+}
+
+/** `clickhouse client …` as the one program it is (its reader is named by both words). */
+function oneClient(words: string[]): string[] {
+  const k = words.findIndex((w, j) => basename(w) === "clickhouse" && words[j + 1] === "client");
+  return k < 0 ? words : [...words.slice(0, k), "clickhouse client", ...words.slice(k + 2)];
 }
 
 interface HereInput {
@@ -392,9 +498,6 @@ function blankedBodies(text: string, inputs: readonly HereInput[], read: Readonl
   return at === 0 ? text : out + text.slice(at);
 }
 
-/** `echo '…' | sftp host`, `printf '…\\n' | sftp -b - host`: the text (quoted) and the rest of sftp's words. */
-const ECHOED_TO_SFTP = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|\s*(?:[^\s/|;&()<>]*\/)*sftp(?![\w.-])([^|;&\n]*)/g;
-
 /** The batch file of `sftp -b FILE` (its commands are not on stdin then), unless it is stdin or a device. */
 function sftpBatchFile(words: readonly string[]): string | undefined {
   for (let k = 1; k < words.length; k++) {
@@ -406,19 +509,19 @@ function sftpBatchFile(words: readonly string[]): string | undefined {
 
 /**
  * sftp's commands, one a line (a leading `-` or `@` only quietens one): `rm`, `rmdir`
- * destroy on the other host, `put`, `rename`, `chmod`, `mkdir`, `ln` change it; `get`
+ * destroy on the other host, `put`, `rename`, `chmod`, `mkdir`, `ln`, `cp` change it; `get`
  * writes here; `!cmd` is a local shell command. The rest (`ls`, `cd`, `df`) look.
  */
 function sftpCommands(text: string, out: CommandEffect[], depth: number): void {
   for (const raw of text.split("\n")) {
     const l = raw.trim().replace(/^[-@]+/, "");
     if (l.startsWith("!")) {
-      if (depth < 3 && l.length > 1) out.push(...commandEffects(l.slice(1), depth + 1));
+      if (depth < MAX_DEPTH && l.length > 1) out.push(...commandEffects(l.slice(1), depth + 1));
       continue;
     }
     const verb = (/^\S+/.exec(l)?.[0] ?? "").toLowerCase();
     if (/^(?:rm|rmdir)$/.test(verb)) out.push({ risk: "external", destructive: true, what: `\`sftp ${verb}\`` });
-    else if (/^(?:put|mput|reput|rename|chmod|chown|chgrp|mkdir|ln|symlink)$/.test(verb)) out.push({ risk: "external", destructive: false, what: `\`sftp ${verb}\`` });
+    else if (/^(?:put|mput|reput|rename|chmod|chown|chgrp|mkdir|ln|symlink|cp|copy)$/.test(verb)) out.push({ risk: "external", destructive: false, what: `\`sftp ${verb}\`` });
     else if (/^(?:get|mget|reget|lmkdir)$/.test(verb)) out.push({ risk: "write", destructive: false, what: `\`sftp ${verb}\`` });
   }
 }
@@ -578,24 +681,72 @@ const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 /** ssh's options that take a value. */
 const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]);
 
-/** A file cat hands to ssh: `cat steps.txt | ssh host`, `cat fix.sh | ssh host 'bash -s'` (the file and ssh's command line). */
-const CATTED_TO_SSH = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*((?:sudo[ \t]+)?(?:[^\s/|;&()<>]*\/)*ssh[ \t][^|;&\n]*)/g;
+/**
+ * What cat or echo hands to ssh (or sftp): `cat steps.txt | ssh host`, `cat fix.sh 2>/dev/null |
+ * ssh host 'bash -s'`, `echo 'rm -rf x' | ssh host`: the file or the quoted text, then the
+ * program's command line. (Read on the text with its continued lines joined.)
+ */
+const FED_TO_SSH = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?(?:cat\s+([^\s|;&<>()]+)|(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\3).)*)\3)(?:[ \t]+\d?>>?&?[^\s|;&()]+)*[ \t]*\|(?!\|)[ \t]*((?:(?:sudo|sshpass)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+(?!-)[^\s|;&()]+)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(?:ssh|sftp)(?=[ \t]|$)[^|;&\n]*)/g;
 
 /**
- * What ssh's far end reads from `file` on stdin: the commands of its shell, when ssh is
- * given no command or a shell that reads them (`bash`, `sudo bash -s`); read as `ssh host
- * < file` is. A command of its own (`wc -l`, `psql -c …`) takes the file as data.
+ * What the far end of ssh does with its stdin: `shell` when ssh is given no command or a
+ * shell that reads one (`bash`, `bash -s arg`, `sudo su -`, `env A=1 bash`, `cd /srv && bash`),
+ * `code` for an interpreter given none (`python3 -`), the client's words for a SQL client given
+ * no SQL of its own (`psql app`); undefined for a command that takes it as data (`wc -l`).
  */
-function sshStdin(command: string, file: string, out: CommandEffect[], depth: number): void {
+function sshStdinReader(command: string): { kind: "shell" | "code" } | { kind: "sql"; words: string[] } | undefined {
   const words = splitCommands(command)[0] ?? [];
   const rest = afterOptions(words.slice(words.findIndex((w) => basename(w) === "ssh") + 1), SSH_VALUES);
-  if (rest.length === 0) return;
-  const remote = rest.slice(1).flatMap((w) => w.trim().split(/\s+/)).filter((w) => w !== "");
+  // `ssh -G host` prints its configuration, `ssh -V` its version: nothing runs.
+  if (rest.length === 0 || words.some((w) => /^-[a-zA-Z]*[GV]$/.test(w) && words.indexOf(w) < words.indexOf(rest[0]!))) return undefined;
+  if (rest.length === 1) return { kind: "shell" };
+  const commands = splitCommands(rest.slice(1).join(" "));
+  const remote = commands[commands.length - 1] ?? [];
   let k = 0;
-  while (remote[k] !== undefined && /^(?:sudo|doas|env|exec)$/.test(basename(remote[k]!))) for (k++; remote[k]?.startsWith("-"); ) k += /^-[ugC]$/.test(remote[k]!) ? 2 : 1;
-  const shell = remote[k];
-  if (shell !== undefined && !(SHELLS.has(basename(shell)) && remote.slice(k + 1).every((a) => /^-[a-bd-z]*$/.test(a)))) return;
-  shellStdin(`cat ${file} | ssh`, file, out, depth);
+  for (;;) {
+    const w = basename(remote[k] ?? "");
+    if (/^(?:sudo|doas|exec|nohup)$/.test(w)) for (k++; remote[k]?.startsWith("-"); ) k += /^-[ugCgD]$/.test(remote[k]!) ? 2 : 1;
+    else if (w === "env") for (k++; remote[k] !== undefined && (remote[k]!.startsWith("-") || remote[k]!.includes("=")); ) k++;
+    else break;
+  }
+  const program = basename(remote[k] ?? "");
+  const args = remote.slice(k + 1);
+  // `su -`, `su - app`, `su --login`: a login shell reading stdin (unless given a command).
+  if (program === "su") return args.some((a) => /^-[a-z]*c$|^--command/.test(a)) ? undefined : { kind: "shell" };
+  if (SHELLS.has(program)) {
+    for (const a of args) {
+      if (a === "-s" || a === "--") return { kind: "shell" };
+      if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) return undefined;
+      if (!a.startsWith("-") && !a.startsWith("+")) return undefined;
+    }
+    return { kind: "shell" };
+  }
+  if (INTERPRETER.test(program)) return args.every((a) => a.startsWith("-") && !/^-[a-z]*[cme]$/.test(a)) ? { kind: "code" } : undefined;
+  if (SQL_CLIENTS.has(program) && !OWN_SQL[program in OWN_SQL ? program : ""]!.test(args.join(" "))) return { kind: "sql", words: remote.slice(k) };
+  return undefined;
+}
+
+/**
+ * `file` or the quoted `text` on the stdin of ssh's far end: a shell's commands (a script
+ * read by its name, as `ssh host < fix.sh` is; any other file code the plan does not show),
+ * an interpreter's code, a SQL client's SQL (read by the file's name).
+ */
+function sshStdin(command: string, fed: { file: string } | { text: string }, out: CommandEffect[], depth: number): void {
+  const reader = sshStdinReader(command);
+  if (reader === undefined) return;
+  if ("text" in fed) {
+    if (reader.kind === "shell") out.push(...commandEffects(fed.text, depth + 1));
+    else if (reader.kind === "sql") commandEffect([...reader.words, "-c", fed.text], out, depth + 1);
+    return;
+  }
+  if (/^\/dev\//.test(fed.file)) return;
+  if (reader.kind === "sql") {
+    const kind = sqlFileKind(fed.file);
+    if (kind) out.push({ ...kind, what: `\`cat ${fed.file} | ${basename(reader.words[0]!)}\`` });
+    return;
+  }
+  if (reader.kind === "code") return void out.push({ risk: "write", destructive: true, what: `\`cat ${fed.file} | ssh\` (code the plan does not show)` });
+  shellStdin(`cat ${fed.file} | ssh`, fed.file, out, depth);
 }
 
 /** `export A=1 B="two"`: a declaration of several variables (each read as ASSIGNED reads one). */
@@ -641,7 +792,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (WRAPPERS.has(basename(w))) {
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
-      if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth < 3) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
+      if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth < MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
       i++;
       while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
       if (words[i] === "--") i++;
@@ -652,7 +803,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       i++;
     }
     // `bundle exec fastlane supply`, `npx cdk destroy`, `pnpm exec prisma ...`, `npm exec rimraf`: the program is the word after.
-    else if ((basename(w) === "bundle" || basename(w) === "pnpm") && words[i + 1] === "exec") i += 2;
+    else if ((basename(w) === "bundle" || basename(w) === "pnpm" || basename(w) === "yarn") && words[i + 1] === "exec") i += 2;
+    // `yarn turbo run clean`, `pnpm nx run web:clean`, `yarn rimraf dist`: a package's binary, run by the package manager.
+    else if ((basename(w) === "yarn" || basename(w) === "pnpm") && RUN_BY_MANAGER.has(words[i + 1] ?? "")) i++;
+    // `yarn run rimraf dist`, `yarn run -T rimraf dist`: such a binary (any other name is a script, read by its words below).
+    else if (basename(w) === "yarn" && words[i + 1] === "run" && RUN_BY_MANAGER.has(words[afterOptionsAt(words, i + 2, NO_VALUES)] ?? "")) i = afterOptionsAt(words, i + 2, NO_VALUES);
     else if ((basename(w) === "yarn" || basename(w) === "pnpm") && words[i + 1] === "dlx") i += 2;
     else if (basename(w) === "npm" && (words[i + 1] === "exec" || words[i + 1] === "x")) {
       i += 2;
@@ -672,8 +827,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (basename(w) === "screen" && words.indexOf("-X", i + 1) > i) {
       const k = words.indexOf("-X", i + 1);
       const typed = words[k + 2];
-      if (depth < 3 && words[k + 1] === "stuff" && typed !== undefined) out.push(...commandEffects(typed.replace(/\\[nr]|\^M/g, "\n"), depth + 1));
-      else if (depth < 3 && (words[k + 1] === "exec" || words[k + 1] === "screen") && typed !== undefined) commandEffect(words.slice(k + 2), out, depth + 1, line);
+      if (depth < MAX_DEPTH && words[k + 1] === "stuff" && typed !== undefined) out.push(...commandEffects(typed.replace(/\\[nr]|\^M/g, "\n"), depth + 1));
+      else if (depth < MAX_DEPTH && (words[k + 1] === "exec" || words[k + 1] === "screen") && typed !== undefined) commandEffect(words.slice(k + 2), out, depth + 1, line);
       return;
     }
     // `tmux -L ops new -d "cmd"`, `tmux -S /tmp/s new-session …`: the server's options come before the subcommand; `tmux -c "cmd"` runs one.
@@ -681,13 +836,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       let k = i + 1;
       while (words[k]?.startsWith("-")) {
         if (words[k] === "-c" && words[k + 1] !== undefined) {
-          if (depth < 3) out.push(...commandEffects(words[k + 1]!, depth + 1));
+          if (depth < MAX_DEPTH) out.push(...commandEffects(words[k + 1]!, depth + 1));
           return;
         }
         k += /^-[SLfT]$/.test(words[k]!) ? 2 : 1;
       }
-      words = [w, ...words.slice(k)];
-      i = 0;
+      // In place: a chain of them stays linear.
+      words[k - 1] = w;
+      i = k - 1;
     }
     // `systemd-run -p Nice=10 rm ...`, `chroot /mnt rm ...`, `flock /tmp/l rm ...`: the command after the wrapper's options and operands.
     else if (basename(w) in RUNS_AFTER) {
@@ -698,7 +854,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const c = spec.command ? rest.findIndex((a) => /^-[a-z]*c$|^--command(?:=|$)/.test(a)) : -1;
       if (c >= 0) {
         const text = rest[c]!.startsWith("--command=") ? rest[c]!.slice(10) : rest[c + 1];
-        if (text !== undefined && depth < 3) programText(`${basename(w)} -c`, text, out, depth, line);
+        if (text !== undefined && depth < MAX_DEPTH) programText(`${basename(w)} -c`, text, out, depth, line);
         return;
       }
       i += 1 + (spec.sub ?? 0);
@@ -706,7 +862,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (words[i] === "--") i++;
       i += spec.operands;
       // `tmux new -d "rm -rf x"`: the command is one shell line.
-      if (spec.line && words[i] !== undefined && depth < 3) {
+      if (spec.line && words[i] !== undefined && depth < MAX_DEPTH) {
         out.push(...commandEffects(words.slice(i).join(" "), depth + 1));
         return;
       }
@@ -723,33 +879,46 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (/^(?:python[0-9.]*|node|ruby|perl|php|Rscript|deno|bun|tsx|ts-node)$/.test(basename(w)) && words[i + 1] !== undefined && /^[\w./-]+\.(?:py|js|mjs|cjs|ts|rb|pl|php|R|r)$/.test(words[i + 1]!)) i++;
     // `uv pip install x`: pip's own command line.
     else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
-    // `yarn workspace web rimraf dist`: a workspace runs its script of that name or, with none, the binary; read as the binary first.
-    else if (basename(w) === "yarn" && words[i + 1] === "workspace" && words[i + 3] !== undefined && words[i + 3] !== "run" && depth < 3) {
+    // `yarn workspace web …`: yarn's own commands in that workspace (`add`, `run`, `dlx`) read as `yarn …`; any other
+    // word is its script of that name or, with none, the binary (`yarn workspace web rimraf dist`), read as the binary first.
+    else if (basename(w) === "yarn" && words[i + 1] === "workspace" && words[i + 3] !== undefined && depth < MAX_DEPTH) {
+      // `run` of a script keeps the workspace in what is shown (`yarn workspace web run clean`); of a binary, it is the binary.
+      const script = words[i + 3] === "run" && !RUN_BY_MANAGER.has(words[afterOptionsAt(words, i + 4, NO_VALUES)] ?? "");
+      if (script) break;
+      if (YARN_OWN.has(words[i + 3]!)) {
+        words[i + 2] = w;
+        i += 2;
+        continue;
+      }
       const before = out.length;
       commandEffect(words.slice(i + 3), out, depth + 1, line);
       if (out.length > before) return;
       break;
     }
-    // `yarn workspaces foreach -A run clean`: yarn's command line, in every workspace.
+    // `yarn workspaces foreach -A run clean`: yarn's command line, in every workspace (read in place: a chain of them stays linear).
     else if (basename(w) === "yarn" && words[i + 1] === "workspaces" && words[i + 2] === "foreach") {
       let k = i + 3;
-      while (words[k]?.startsWith("-")) k += /^(?:--include|--exclude|--from|-j|--jobs)$/.test(words[k]!) ? 2 : 1;
-      words = [w, ...words.slice(k)];
-      i = 0;
-      if (words.length === 1) return;
+      for (; words[k]?.startsWith("-"); k += /^(?:--include|--exclude|--from|-j|--jobs)$/.test(words[k]!) ? 2 : 1) if (/^(?:-n|--dry-run)$/.test(words[k]!)) return;
+      if (words[k] === undefined) return;
+      words[k - 1] = w;
+      i = k - 1;
     }
-    // `lerna exec -- rm -rf dist`, `lerna exec --scope web rm -rf dist`: the command, in every package.
-    else if (basename(w) === "lerna" && words[i + 1] === "exec") {
-      const dashes = words.indexOf("--", i + 2);
-      i = dashes >= 0 ? dashes + 1 : afterOptionsAt(words, i + 2, VALUE_FLAGS.lerna!);
+    // `lerna exec -- rm -rf dist`, `nx exec -- rm -rf dist`, `lerna exec --scope web 'rm -rf dist'`: the command line, in every package.
+    else if ((basename(w) === "lerna" || basename(w) === "nx") && words[i + 1] === "exec") {
+      const dashes = words.slice(i + 2, i + 14).indexOf("--");
+      i = dashes >= 0 ? i + 2 + dashes + 1 : afterOptionsAt(words, i + 2, VALUE_FLAGS.lerna!);
+      if (words[i] !== undefined && words[i + 1] === undefined && /\s/.test(words[i]!.trim())) {
+        if (depth < MAX_DEPTH) out.push(...commandEffects(words[i]!, depth + 1));
+        return;
+      }
     }
     // `clickhouse client --query …`: the client as one program.
-    else if (basename(w) === "clickhouse" && words[i + 1] === "client") words = [...words.slice(0, i), "clickhouse client", ...words.slice(i + 2)];
+    else if (basename(w) === "clickhouse" && words[i + 1] === "client") words.splice(i, 2, "clickhouse client");
     else break;
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
-  if (held && depth < 3) {
+  if (held && depth < MAX_DEPTH) {
     const value = line.vars.get(held[1]!);
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
@@ -759,19 +928,19 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   const args = words.slice(i + 1);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
   if (program === "alias") {
-    if (depth < 3) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
+    if (depth < MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
     return;
   }
   // `eval "rm -rf /data"` runs its words as a command line.
   if (program === "eval") {
-    if (args.length > 0 && depth < 3) programText("eval", args.join(" "), out, depth, line);
+    if (args.length > 0 && depth < MAX_DEPTH) programText("eval", args.join(" "), out, depth, line);
     return;
   }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
     // `bash -n f`: a syntax check runs nothing.
     const at = args.findIndex((a) => !/^[-+][a-zA-Z]+$/.test(a) && a !== "--");
-    if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth >= 3) return;
+    if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth >= MAX_DEPTH) return;
     const first = at < 0 ? undefined : args[at];
     if (c >= 0 && args[c + 1] !== undefined) programText(`${program} -c`, args[c + 1]!, out, depth, line);
     // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
@@ -795,8 +964,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
-    if (stdin !== undefined && depth < 3) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
-    if (rest.length > 1 && depth < 3) {
+    if (stdin !== undefined && depth < MAX_DEPTH) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
+    if (rest.length > 1 && depth < MAX_DEPTH) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
       if (PRODUCTION.test(rest[0]!)) for (const e of inner) e.production ??= rest[0]!;
@@ -806,7 +975,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => a === "-n" || (/^(?:g?make|rsync)$/.test(program) && /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a)) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
   // Named by the command's own words, by an assignment in front of it (`DATABASE_URL=…prod… goose reset`), or by a variable the line sets.
-  const production = args.find((a) => PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1))) ?? [...line.vars.values()].find((v) => PRODUCTION.test(v));
+  const production = args.find((a) => PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1))) ?? line.production;
   const push = (e: Effect, what: string): void => {
     if (!e || dry) return;
     const effect: CommandEffect = { ...e, what: `\`${what}\`` };
@@ -826,7 +995,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
   }
   // `python3 -c "import shutil; shutil.rmtree(...)"`, `node -e ...`: the code, read by its calls.
-  const inline = depth < 3 ? inlineCode(program, args) : undefined;
+  const inline = depth < MAX_DEPTH ? inlineCode(program, args) : undefined;
   if (inline) {
     // The commands the code runs are reported as themselves (`kubectl delete`), its own calls under the interpreter's name.
     const effects = codeEffects(
@@ -955,37 +1124,46 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         const end = args.findIndex((a, j) => j > k && (a === ";" || a === "+"));
         const inner = args.slice(k + 1, end < 0 ? args.length : end).map((a) => (a === "{}" ? "FILE" : a));
         if (/^(?:rm|shred|unlink)$/.test(basename(inner[0] ?? ""))) return push(D, "find -delete");
-        if (inner.length > 0 && depth < 3) commandEffect(inner, out, depth + 1, line);
+        if (inner.length > 0 && depth < MAX_DEPTH) commandEffect(inner, out, depth + 1, line);
       }
       return;
     }
     case "ansible": {
       // `ansible hosts -m shell -a "rm -rf x"`: the module's arguments are its command line; other modules by what they change.
       // `-m shell`, `--module-name=shell`, `-m community.general.ufw` (a collection's module by its last name).
+      // `-m shell`, `-mshell`, `--module-name=shell`.
       const valueOf = (short: string, long: string): string | undefined => {
-        const k = args.findIndex((a) => a === short || a === long || a.startsWith(`${long}=`));
-        return k < 0 ? undefined : args[k]!.startsWith(`${long}=`) ? args[k]!.slice(long.length + 1) : args[k + 1];
+        const k = args.findIndex((a) => a === short || a === long || a.startsWith(`${long}=`) || (a.startsWith(short) && a.length > short.length && !a.startsWith("--")));
+        if (k < 0) return undefined;
+        const a = args[k]!;
+        return a.startsWith(`${long}=`) ? a.slice(long.length + 1) : a === short || a === long ? args[k + 1] : a.slice(short.length);
       };
       const module = valueOf("-m", "--module-name")?.replace(/^.*\./, "") ?? "command";
       const moduleArgs = valueOf("-a", "--args") ?? "";
+      // The arguments as `key=value` words (quotes around a value are ansible's to strip) or as JSON.
+      const json = moduleArgs.trim().startsWith("{") ? parsedObject(moduleArgs) : undefined;
+      const argOf = (key: string): string | undefined => {
+        if (json !== undefined) return typeof json[key] === "string" ? json[key] : undefined;
+        const m = new RegExp(`(?:^|\\s)${key}=(?:"([^"]*)"|'([^']*)'|(\\S+))`).exec(moduleArgs);
+        return m ? m[1] ?? m[2] ?? m[3] : undefined;
+      };
       if (/^(?:shell|command|raw)$/.test(module)) {
-        if (moduleArgs && depth < 3) out.push(...commandEffects(moduleArgs, depth + 1));
+        const line = json !== undefined ? argOf("cmd") ?? argOf("_raw_params") ?? argOf("argv") : moduleArgs;
+        if (line && depth < MAX_DEPTH) out.push(...commandEffects(line, depth + 1));
         return;
       }
       // `-m uri -a "url=… method=DELETE"`: a call with a method that changes something; `-m script -a ./cleanup.sh`: the script, read by its name.
       if (module === "uri") {
-        // `method=DELETE`, or the arguments as JSON: `{"url": …, "method": "DELETE"}`.
-        const named = /\bmethod=(\w+)|"method"\s*:\s*"(\w+)"/i.exec(moduleArgs);
-        const method = (named?.[1] ?? named?.[2])?.toUpperCase();
+        const method = argOf("method")?.toUpperCase();
         if (method !== undefined && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(method === "DELETE" ? XD : X, `ansible -m uri method=${method}`);
         return;
       }
       if (module === "script") {
         const script = moduleArgs.trim().split(/\s+/)[0];
-        if (script && depth < 3) commandEffect([script], out, depth + 1);
+        if (script && depth < MAX_DEPTH) commandEffect([script], out, depth + 1);
         return;
       }
-      if (/\bstate=absent\b/.test(moduleArgs) || (module === "synchronize" && /\bdelete=(?:yes|true)\b/.test(moduleArgs))) return push(D, `ansible -m ${module} ${module === "synchronize" ? "delete=yes" : "state=absent"}`);
+      if (argOf("state") === "absent" || (module === "synchronize" && /^(?:yes|true)$/i.test(argOf("delete") ?? String(json?.delete ?? "")))) return push(D, `ansible -m ${module} ${module === "synchronize" ? "delete=yes" : "state=absent"}`);
       if (/^(?:copy|template|lineinfile|blockinfile|replace|file|user|group|package|apt|yum|dnf|pip|service|systemd|systemd_service|cron|git|unarchive|get_url|reboot|mount|sysctl|authorized_key|ufw|iptables|firewalld|synchronize)$/.test(module)) return push(W, `ansible -m ${module}`);
       return;
     }
@@ -993,7 +1171,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "batch": {
       // `at -f job.sh now`: the job file, read by its name as a script is.
       const k = args.indexOf("-f");
-      if (k >= 0 && args[k + 1] !== undefined && depth < 3) shellStdin(`at -f ${args[k + 1]}`, args[k + 1]!, out, depth);
+      if (k >= 0 && args[k + 1] !== undefined && depth < MAX_DEPTH) shellStdin(`at -f ${args[k + 1]}`, args[k + 1]!, out, depth);
       return;
     }
     case "ccache":
@@ -1015,16 +1193,21 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "nawk":
       if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
       // `awk 'BEGIN { system("rm -rf x") }'`, `system("rm " $1)`: the command line a program's system() runs, from its first string.
-      if (depth < 3) for (const a of args) awkCommands(a, out, depth);
+      if (depth < MAX_DEPTH) {
+        // `-v cmd='rm -rf x'`, `-vcmd=…`, `--assign=…`: values the program may run.
+        const isAssign = (k: number): boolean => args[k - 1] === "-v" || args[k - 1] === "--assign" || /^(?:-v|--assign=)./.test(args[k]!);
+        const assigned = args.filter((_, k) => isAssign(k)).map((a) => a.slice(a.indexOf("=") + 1));
+        args.forEach((a, k) => void (isAssign(k) || awkCommands(program, a, assigned, out, depth)));
+      }
       return;
     case "zip": {
       // `zip -sf a.zip` lists; `-d` deletes entries, `-m` moves the files into the archive (deleting them); any other use writes it.
       if (args.some((a) => /^(?:-sf|--show-files|-h|-h2|--help|-v|--version)$/.test(a))) return;
-      // `-d` alone or in a bundle (`-qd`, `-dq`); not the display options `-db`, `-dc`, `-dd`, `-dg`, `-ds`, `-du`, `-dv`, nor `-s…`.
-      if (args.some((a) => a === "-d" || a === "--delete" || (/^-[a-zA-Z0-9]*d[a-zA-Z0-9]*$/.test(a) && !/^-(?:d[bcdgsuv]|s)/.test(a)))) return push(D, "zip -d");
+      // `-d` alone or in a bundle (`-qd`, `-dq`); not the display options `-db`, `-dc`, `-dd`, `-dg`, `-ds`, `-du`, `-dv` (`-qdb` too), nor `-s…`.
+      if (args.some((a) => a === "-d" || a === "--delete" || zipDeletes(a))) return push(D, "zip -d");
       if (args.some((a) => a === "--move" || /^-(?!d)[a-zA-Z0-9]*m[a-zA-Z0-9]*$/.test(a))) return push(D, "zip -m");
       const operands = afterEachOption(args, new Set(["-b", "-n", "-P", "--password", "-t", "-tt", "-x", "-i", "-O", "--output-file"]));
-      if (operands.length === 1 && args.some((a) => a === "-T" || a === "--test")) return;
+      if (operands.length === 1 && args.some((a) => a === "--test" || /^-[a-zA-Z]*T[a-zA-Z]*$/.test(a))) return;
       if (operands.length > 0) return push(W, "zip");
       return;
     }
@@ -1051,7 +1234,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "sftp": {
       // `sftp -b batch.txt host`: the session's commands (put, rm, …) come from a file.
       const file = sftpBatchFile(words.slice(i));
-      if (file !== undefined) out.push({ risk: "write", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
+      if (file !== undefined) return void out.push({ risk: "write", destructive: true, what: `\`sftp -b ${file}\` (code the plan does not show)` });
+      // `sftp host < cmds.txt`: the session's commands from a file, as with `-b`.
+      const k = args.findIndex((a) => /^0?<[^<]|^0?<$/.test(a));
+      const stdin = k < 0 ? undefined : /^0?<$/.test(args[k]!) ? args[k + 1] : args[k]!.replace(/^0?</, "");
+      if (stdin !== undefined && !/^\/dev\//.test(stdin)) return void out.push({ risk: "write", destructive: true, what: `\`sftp < ${stdin}\` (code the plan does not show)` });
+      // `sftp host:/srv/report.csv .`: a download, written here.
+      const remote = afterEachOption(args, new Set(["-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s", "-X"])).find((a) => /^(?:[\w.-]+@)?[\w.-]+:\S/.test(a));
+      if (remote !== undefined) push(W, `sftp ${remote}`);
       return;
     }
     case "firewall-cmd": {
@@ -1066,8 +1256,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     case "ifdown":
     case "ifup":
-      // An interface taken down or brought up; `-n` / `--no-act` only says what would be done.
-      if (args.some((a) => /^(?:-n|--no-act|-h|--help|-V|--version)$/.test(a))) return;
+    case "ifreload":
+      // An interface taken down or brought up, or all reloaded; `-n` / `--no-act` (`-an` too) only says what would be done.
+      if (args.some((a) => /^(?:-[a-zA-Z]*n[a-zA-Z]*|--no-act|-h|--help|-V|--version)$/.test(a))) return;
       return push(W, program);
     case "nmcli": {
       // `nmcli connection delete x`, `nmcli dev disconnect eth0`, `nmcli radio wifi off`: an object and a verb that changes it.
@@ -1077,7 +1268,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const full = (w: string): string => verbs?.find((v) => v.startsWith(w)) ?? w;
       const verb = words.slice(1, 3).find((w) => NMCLI_CHANGE.test(full(w)));
       if (verb !== undefined) return push(/^del(?:ete)?$/.test(full(verb)) ? D : W, `nmcli ${words[0]} ${verb}`);
-      if (/^(?:g|gen|general)$/.test(words[0] ?? "") && words[1] === "hostname" && words[2] !== undefined) return push(W, "nmcli general hostname");
+      // `nmcli general hostname NAME` (`nmcli g h NAME`) sets it; `general logging level X` changes logging.
+      if (words[0] !== undefined && "general".startsWith(words[0]) && /^(?:hostname|logging)$/.test(full(words[1] ?? "")) && words[2] !== undefined) return push(W, `nmcli general ${full(words[1]!)}`);
       return;
     }
     case "route": {
@@ -1158,17 +1350,21 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     case "ip": {
       // `ip netns exec ns cmd`: the command, in another namespace.
-      if (s0 === "netns" && sub[1] === "exec") {
-        const k = args.indexOf("exec");
-        if (depth < 3 && args[k + 2] !== undefined) commandEffect(args.slice(k + 2), out, depth + 1, line);
+      if (args.some((a) => /^-(?:b|batch)$/.test(a))) return push(W, "ip -batch");
+      // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it, or a prefix of each (`ip r d`, `ip l s`, `ip a fl`);
+      // xfrm's and mptcp's verb follows what it acts on (`ip xfrm state flush`, `ip mptcp endpoint add`).
+      const object = s0 ? IP_OBJECTS.find((o) => o.startsWith(s0)) : undefined;
+      const words3 = subcommands(program, args, 3);
+      const at = object === "xfrm" || object === "mptcp" ? 2 : 1;
+      const written = words3[at] ?? "";
+      const verb = (written && object && (IP_VERBS[object] ?? IP_GENERIC_VERBS).find((v) => v.startsWith(written))) || written;
+      // `ip netns exec ns cmd`, `ip vrf exec blue cmd`: the command, in another namespace or VRF.
+      if (verb === "exec" && (object === "netns" || object === "vrf")) {
+        const k = args.indexOf(written);
+        if (depth < MAX_DEPTH && args[k + 2] !== undefined) commandEffect(args.slice(k + 2), out, depth + 1, line);
         return;
       }
-      if (args.some((a) => /^-(?:b|batch)$/.test(a))) return push(W, "ip -batch");
-      // `ip link set`, `ip addr add`, `ip route flush`: an object and a verb that changes it, or a prefix of each (`ip r d`, `ip l s`, `ip a fl`).
-      const object = IP_OBJECTS.find((o) => o.startsWith(s0));
-      const written = sub[1] ?? "";
-      const verb = (object && IP_VERBS[object]?.find((v) => v.startsWith(written))) || written;
-      if (written && /^(?:set|add|del|delete|change|chg|replace|flush|append|prepend|restore|up|down)$/.test(verb)) return push(W, `ip ${s0} ${written}`);
+      if (written && /^(?:set|add|del|delete|change|chg|replace|flush|append|prepend|restore|attach|up|down)$/.test(verb)) return push(W, `ip ${words3.slice(0, at + 1).join(" ")}`);
       return;
     }
     case "mount":
@@ -1222,10 +1418,11 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (SQL_FLAGS.has(a) && args[k + 1] !== undefined) sql.push(args[k + 1]!);
       else if (/^--(?:command|execute|query)=/.test(a)) sql.push(a.slice(a.indexOf("=") + 1));
     });
-    // sqlite3 and duckdb take the SQL as the argument after the database file.
-    if (sql.length === 0 && /^(?:sqlite3?|duckdb)$/.test(program)) {
-      const positional = args.filter((a) => !a.startsWith("-"));
-      if (positional[1] !== undefined) sql.push(positional[1]);
+    // sqlite3 and duckdb run every argument after the database file, and each `-cmd` before them.
+    if (/^(?:sqlite3?|duckdb)$/.test(program)) {
+      args.forEach((a, k) => void (/^-?-cmd$/.test(args[k - 1] ?? "") && sql.push(a)));
+      // Not a redirect's words (`< restore.sql` is read below, as a file).
+      if (!args.some((a) => SQL_FLAGS.has(a))) pushAll(sql, afterEachOption(args.filter((a, k) => !/^\d?[<>]/.test(a) && !/^\d?[<>]>?$/.test(args[k - 1] ?? "")), SQLITE_VALUES).slice(1));
     }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
     args.forEach((a, k) => {
@@ -1234,24 +1431,67 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
     });
     for (const text of sql) {
-      // Client commands that run a file: psql `\i f`, mysql `SOURCE f` / `\. f`, sqlite `.read f`.
-      for (const m of text.matchAll(/(?:^|[\n;])\s*(\\i[r]?|\\include(?:_relative)?|\\\.|SOURCE|\.read)\s+(\S+?);?(?=\s|$)/gim)) pushSqlFile(`${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`, m[2]!);
-      // Client commands: psql `\\! cmd`, sqlite `.shell cmd` / `.system cmd`, mysql `system cmd` run a shell command; `\\o file`, `.output file` write one.
-      if (depth < 3) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
-      if (depth < 3 && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
-      // sqlite's `.restore` replaces the database with a backup's content; `.backup` / `.save` write a file, `.import` loads rows.
-      if (/^sqlite3?$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*\.(restore|backup|save|import)\b/g)) push(m[1] === "restore" ? D : W, `${program} .${m[1]}`);
-      for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
+      clientCommands(program, text, out, depth, push);
       for (const e of sqlEffects(text, "strong")) push(e, `${program} ${e.what.replace(/`/g, "")}`);
     }
     return;
   }
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
+  if (program === "yarn" && s0 === "npm" && sub[1] === "publish") return push(XP, "yarn npm publish");
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
   const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);
+}
+
+/** sqlite3's options that take a value (`-cmd` is read as SQL). */
+const SQLITE_VALUES: ReadonlySet<string> = new Set(["-cmd", "--cmd", "-init", "-separator", "-newline", "-nullvalue", "-vfs", "-mmap", "-maxsize", "-heap", "-lookaside", "-pagecache", "-escape"]);
+
+/** sqlite's dot-commands that change things, by any prefix of three letters or more (`.res` is `.restore`). */
+const SQLITE_DOT: ReadonlyArray<readonly [string, Effect]> = [["restore", D], ["backup", W], ["save", W], ["import", W], ["clone", W]];
+
+/**
+ * The client commands in a SQL client's input (`text`), given to `push` with what they
+ * show: a file run (psql `\\i f`, mysql `SOURCE f` / `\\. f`, sqlite `.read f`, by its
+ * name), a shell command (psql `\\! cmd`, sqlite `.shell` / `.system`, mysql `system`), a
+ * file written (`\\o f`, `.output f`), sqlite's `.restore` (destructive), `.backup`, `.import`.
+ */
+function clientCommands(program: string, text: string, out: CommandEffect[], depth: number, push: (e: Effect, what: string) => void): void {
+  for (const m of text.matchAll(/(?:^|[\n;])\s*(\\i[r]?|\\include(?:_relative)?|\\\.|SOURCE|\.read)\s+(\S+?);?(?=\s|$)/gim)) {
+    const kind = sqlFileKind(m[2]!);
+    if (kind !== undefined) push(kind, `${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`);
+  }
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+  if (depth < MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
+  if (/^sqlite3?$/.test(program)) {
+    for (const m of text.matchAll(/(?:^|\n)\s*\.([a-z]{3,})\b/g)) {
+      const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));
+      if (command) push(command[1], `${program} .${m[1]}`);
+    }
+  }
+  for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
+}
+
+/** A JSON object's members, or undefined for text that is not one. */
+function parsedObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a zip option bundle holds `d` (delete), read letter by letter: `-qd` does, `-qdb` (q, then display bytes) and `-sd` do not. */
+function zipDeletes(option: string): boolean {
+  if (!/^-[a-zA-Z0-9]+$/.test(option) || option.startsWith("-s")) return false;
+  for (let k = 1; k < option.length; k++) {
+    if (option[k] !== "d") continue;
+    if (!/[bcdgsuv]/.test(option[k + 1] ?? "")) return true;
+    k++;
+  }
+  return false;
 }
 
 /** The first `n` non-option words after the program (options that take a value skip it). */
@@ -1260,6 +1500,8 @@ function subcommands(program: string, args: readonly string[], n = 2): string[] 
   const out: string[] = [];
   for (let k = 0; k < args.length && out.length < n; k++) {
     const a = args[k]!;
+    // `cargo +nightly …`: a toolchain, not a subcommand.
+    if (k === 0 && a.startsWith("+") && program === "cargo") continue;
     if (a.startsWith("-")) {
       if (flags?.has(a)) k++;
       continue;

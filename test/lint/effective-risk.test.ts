@@ -444,7 +444,7 @@ describe("large input stays linear", () => {
     expect(commandEffects(`python3 - <<'E'\n${"subprocess.run([".repeat(12500)}\nshutil.rmtree('/x')\nE`).map((e) => e.what)).toContain("`python3 shutil.rmtree`");
     expect(commandEffects(`node -e "const { a${"{".repeat(60000)} } = require('fs')"; rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
     // An awk program of thousands of prints and pipes, cat piped to ssh and text echoed into sftp by the thousand.
-    expect(commandEffects(`awk '${"print x ".repeat(30000)}| "sh"' f; rm -rf /tmp/x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    expect(commandEffects(`awk '${"print x ".repeat(30000)}| "sh"' f; rm -rf /tmp/x`).map((e) => e.what)).toEqual(['`awk | "sh"` (code the plan does not show)', "`rm -rf`"]);
     expect(commandEffects(`awk '${'print "a" | "b" '.repeat(20000)}'`)).toEqual([]);
     expect(commandEffects(`${"cat a | ssh h ".repeat(20000)}`)).toEqual([]);
     expect(new Set(commandEffects(`${"echo 'rm x' | sftp h; ".repeat(20000)}`).map((e) => e.what))).toEqual(new Set(["`sftp rm`"]));
@@ -1219,5 +1219,119 @@ describe("nested here-documents, stdin to ssh and sftp, workspace runners, abbre
     expect(commandEffects("export GOOSE_DBSTRING=postgres://prod-db/app && goose reset")[0]?.production).toBe("postgres://prod-db/app");
     expect(commandEffects("GOOSE_DBSTRING=postgres://staging-db/app goose reset")[0]?.production).toBeUndefined();
     expect(commandEffects("export TARGET=products && goose reset")[0]?.production).toBeUndefined();
+  });
+});
+
+describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runners are handed, and their look-ups", () => {
+  it.each([
+    // A remote shell reading stdin, with arguments, behind wrappers, or fed by other spellings of cat.
+    ["cat cleanup.sh | ssh ops@host 'bash -s' -- arg1", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh | ssh ops@host bash -s arg1 arg2", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh | ssh ops@host sudo su -", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh | ssh ops@host bash --login", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh | ssh ops@host env FOO=1 bash", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh 2>/dev/null | ssh ops@host", "write", true, "`cleanup.sh`"],
+    ["cat cleanup.sh \\\n  | ssh ops@host bash", "write", true, "`cleanup.sh`"],
+    ["cat fix.py | ssh ops@host python3 -", "write", true, "`cat fix.py | ssh` (code the plan does not show)"],
+    // Text echoed to a remote shell, and a SQL file to a remote client.
+    ["echo 'rm -rf /srv/x' | ssh ops@host", "write", true, "`rm -rf`"],
+    ["printf 'rm -rf /srv/x\\n' | ssh ops@host bash", "write", true, "`rm -rf`"],
+    ["cat purge.sql | ssh ops@db psql app", "write", true, "`cat purge.sql | psql`"],
+    // Generated lines piped into a shell: the generator's text is the command, or the output is code the plan does not show.
+    ["find . -name '*.bak' | awk '{ print \"rm \" $0 }' | sh", "write", true, "`rm`"],
+    ["ls | sed 's/^/rm /' | sh", "write", true, "`rm`"],
+    ["grep -l foo *.txt | sed -e 's/^/rm -f /' | sudo bash", "write", true, "`rm -f`"],
+    ["./list-stale.sh | bash", "write", true, "`./list-stale.sh | bash` (code the plan does not show)"],
+    // awk: files it writes, the shell behind sudo, -v values, SQL printed to a client, a program's lines run.
+    ["awk -F: '{ print $1 > \"users.txt\" }' /etc/passwd", "write", false, "`awk > users.txt`"],
+    ["awk '{ print \"rm -f \" $1 | \"sudo sh\" }' stale.txt", "write", true, "`rm -f`"],
+    ["awk -v cmd='rm -rf /srv/x' 'BEGIN { system(cmd) }'", "write", true, "`rm -rf`"],
+    ["awk 'BEGIN { print \"DROP TABLE t;\" | \"psql app\" }'", "write", true, "`psql DROP TABLE`"],
+    ["awk '{ system($0) }' cmds.txt", "write", true, "`awk system($0)` (code the plan does not show)"],
+    ["awk '{print $1|\"sh\"}' f", "write", true, "`awk | \"sh\"` (code the plan does not show)"],
+    // sqlite3 runs every argument after the database, and -cmd; client commands on a pipe; ClickHouse's client reading stdin.
+    ["sqlite3 app.db '.mode csv' 'DELETE FROM t'", "write", true, "`sqlite3 DELETE FROM`"],
+    ["sqlite3 -cmd '.restore b.db' app.db", "write", true, "`sqlite3 .restore`"],
+    ["sqlite3 app.db '.res b.db'", "write", true, "`sqlite3 .res`"],
+    ["echo '.restore b.db' | sqlite3 app.db", "write", true, "`sqlite3 .restore`"],
+    ["echo 'system rm -rf /x' | mysql", "write", true, "`rm -rf`"],
+    ["clickhouse client <<'S'\nDROP TABLE t\nS", "write", true, "`clickhouse client DROP TABLE`"],
+    ["clickhouse client <<< 'DROP TABLE t'", "write", true, "`clickhouse client DROP TABLE`"],
+    // Runners through yarn and pnpm, and yarn's own commands in every workspace or one.
+    ["yarn turbo run clean", "write", true, "`turbo run clean`"],
+    ["pnpm nx run web:clean", "write", true, "`nx run web:clean`"],
+    ["yarn lerna run clean", "write", true, "`lerna run clean`"],
+    ["yarn workspaces foreach -A npm publish", "external", false, "`yarn npm publish`"],
+    ["yarn workspaces foreach -A exec rm -rf dist", "write", true, "`rm -rf`"],
+    ["yarn workspace web run rimraf dist", "write", true, "`rimraf`"],
+    ["yarn workspace web dlx rimraf dist", "write", true, "`rimraf`"],
+    ["yarn workspace web add lodash", "write", false, "`yarn add`"],
+    ["lerna exec -- 'rm -rf dist'", "write", true, "`rm -rf`"],
+    ["nx run-many -t build deploy", "external", false, "`nx run-many -t deploy`"],
+    ["nx exec -- rm -rf dist", "write", true, "`rm -rf`"],
+    ["nx release publish", "external", false, "`nx release`"],
+    ["cargo +nightly sqlx migrate revert", "write", true, "`cargo sqlx migrate revert`"],
+    // sftp behind sudo or sshpass, after 2>&1, copying on the far side, commands from a file on stdin, a download.
+    ["echo 'rm old.csv' | sshpass -p x sftp ops@host", "external", true, "`sftp rm`"],
+    ["echo 'rm old.csv' 2>&1 | sudo sftp ops@host", "external", true, "`sftp rm`"],
+    ["echo 'cp a b' | sftp ops@host", "external", false, "`sftp cp`"],
+    ["sftp ops@host < cmds.txt", "write", true, "`sftp < cmds.txt` (code the plan does not show)"],
+    ["cat cmds.txt | sftp ops@host", "write", true, "`cat cmds.txt | sftp` (code the plan does not show)"],
+    ["sftp ops@host:/srv/report.csv .", "write", false, "`sftp ops@host:/srv/report.csv`"],
+    // ansible's key=value with quotes, a method after one in the URL, an attached -m, modules' JSON arguments.
+    ["ansible web -m uri -a 'url=https://api/x method=\"DELETE\"'", "external", true, "`ansible -m uri method=DELETE`"],
+    ["ansible web -m uri -a 'url=https://api/x?method=GET method=DELETE'", "external", true, "`ansible -m uri method=DELETE`"],
+    ["ansible web -muri -a '{\"method\": \"DELETE\", \"url\": \"https://api/x\"}'", "external", true, "`ansible -m uri method=DELETE`"],
+    ["ansible web -m shell -a '{\"cmd\": \"rm -rf /srv/x\"}'", "write", true, "`rm -rf`"],
+    ["ansible web -m file -a '{\"path\": \"/srv/x\", \"state\": \"absent\"}'", "write", true, "`ansible -m file state=absent`"],
+    // Prefixes of nmcli and ip, and more of ip's objects.
+    ["nmcli g h newname", "write", false, "`nmcli general hostname`"],
+    ["ip xfrm state flush", "write", false, "`ip xfrm state flush`"],
+    ["ip netns d ns1", "write", false, "`ip netns d`"],
+    ["ip vrf exec blue rm -rf /x", "write", true, "`rm -rf`"],
+    ["ifreload -a", "write", false, "`ifreload`"],
+    // A here-document four readers deep (a bastion hop, then a shell, then the client).
+    ["ssh h <<'OUTER'\nssh h2 <<'MID'\nbash <<'IN'\npsql app <<'SQL'\nDROP TABLE x;\nSQL\nIN\nMID\nOUTER", "write", true, "`psql DROP TABLE`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "turbo run clean --dry",
+    "turbo run clean --dry=json",
+    "turbo run clean --graph",
+    "nx run-many -t clean --graph",
+    "turbo run build -- rm -rf x",
+    "yarn workspaces foreach -A --dry-run run clean",
+    "cat /dev/null | ssh ops@host",
+    "cat ~/.ssh/config | ssh -G host",
+    "ifup -an",
+    "ifdown -na",
+    "zip -qT a.zip",
+    "zip -Tq a.zip",
+    "lerna clean --help",
+    "sqlx migrate revert --help",
+    "ansible web -m uri -a 'url=https://api/x?method=DELETE'",
+    'ansible web -m uri -a \'{"url": "https://api/x", "body": "method=DELETE"}\'',
+    "ls | sort | head",
+    "echo hello | bash -n",
+    "awk '{ cmd = \"date\"; system(cmd) }'",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it("a production database named in a declaration, with a substitution in its value", () => {
+    expect(commandEffects('export DB="postgres://u:$PW@prod-db/app" && goose reset')[0]?.production).toBe("postgres://u:$PW@prod-db/app");
+    expect(commandEffects("declare -x DB=prod-db; goose reset")[0]?.production).toBe("prod-db");
+    expect(commandEffects("export DB=prod-db B && goose reset")[0]?.production).toBe("prod-db");
+  });
+
+  it("stays linear on chains of the rewritten runners (each took seconds, quadratic, before)", () => {
+    expect(commandEffects(`yarn workspaces foreach${" workspaces foreach".repeat(15700)} run clean`).map((e) => e.what)).toEqual(["`yarn run clean`"]);
+    expect(commandEffects(`lerna exec${" lerna exec".repeat(27000)} rm x`).map((e) => e.what)).toEqual(["`rm`"]);
+    expect(commandEffects(`yarn workspaces foreach${" -A workspaces foreach".repeat(20000)} run clean`).map((e) => e.what)).toEqual(["`yarn run clean`"]);
+    expect(commandEffects(`tmux ${"-L x tmux ".repeat(20000)}new -d "rm -rf /x"`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
 });
