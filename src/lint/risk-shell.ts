@@ -1407,6 +1407,39 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     case "truncate":
       return push(D, "truncate");
+    // PostgreSQL's and MySQL's administration programs: a database or a role dropped, made, restored into, or the server changed.
+    case "dropdb":
+    case "dropuser":
+    case "createdb":
+    case "createuser":
+      if (args.some((a) => /^(?:--help|-\?|-V|--version)$/.test(a))) return;
+      return push(program.startsWith("drop") ? D : W, program);
+    case "pg_restore":
+      // `-l` lists the archive; into a database (`-d`) it writes, with `-c` / `--clean` it drops what it restores first; `-f F` writes a script.
+      if (args.some((a) => /^(?:-l|--list|--help|-V|--version)$/.test(a))) return;
+      if (args.some((a) => /^(?:-c|--clean)$/.test(a))) return push(D, "pg_restore --clean");
+      return push(W, "pg_restore");
+    case "pg_dump":
+    case "pg_dumpall":
+      if (outputFile(args, /^(?:-f|--file)$/, /^-f(.+)$|^--file=(.+)$/) !== undefined) return push(W, `${program} -f`);
+      return;
+    case "mysqladmin": {
+      const verb = afterEachOption(args, new Set(["-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket", "-p", "--password", "-c", "--count", "-i", "--sleep", "-w", "--wait", "--defaults-file"]))[0] ?? "";
+      if (verb === "drop") return push(D, "mysqladmin drop");
+      if (/^(?:create|flush-\w+|reload|refresh|shutdown|kill|password|old-password|start-(?:replica|slave)|stop-(?:replica|slave)|debug|purge)$/.test(verb)) return push(W, `mysqladmin ${verb}`);
+      return;
+    }
+    case "sort":
+      if (outputFile(args, /^(?:-o|--output)$/, /^-o(.+)$|^--output=(.+)$/) !== undefined) return push(W, "sort -o");
+      return;
+    // Mail sent to an address leaves the machine (`mail -s x ops@example.com < f`); reading a mailbox does not.
+    case "mail":
+    case "mailx":
+    case "mutt":
+    case "sendmail":
+    case "msmtp":
+      if (afterEachOption(args, new Set(["-s", "-c", "-b", "-r", "-a", "-S", "-f", "-F", "-q", "-e", "-i"])).some((a) => a.includes("@")) || (program === "sendmail" && args.includes("-t"))) return push(X, program);
+      return;
   }
   if (SQL_CLIENTS.has(program)) {
     const sql: string[] = [];

@@ -1290,6 +1290,17 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     ["ip netns d ns1", "write", false, "`ip netns d`"],
     ["ip vrf exec blue rm -rf /x", "write", true, "`rm -rf`"],
     ["ifreload -a", "write", false, "`ifreload`"],
+    // Database administration programs, a sorted file written, mail sent.
+    ["dropdb app", "write", true, "`dropdb`"],
+    ["dropuser old_app", "write", true, "`dropuser`"],
+    ["createdb app_copy", "write", false, "`createdb`"],
+    ["pg_restore --clean -d app dump.pgdump", "write", true, "`pg_restore --clean`"],
+    ["pg_restore -Fc -d app dump.pgdump", "write", false, "`pg_restore`"],
+    ["pg_dump -f /srv/backup.sql app", "write", false, "`pg_dump -f`"],
+    ["mysqladmin -f drop app", "write", true, "`mysqladmin drop`"],
+    ["mysqladmin flush-hosts", "write", false, "`mysqladmin flush-hosts`"],
+    ["sort -o sorted.txt data.txt", "write", false, "`sort -o`"],
+    ["mail -s report ops@example.com < report.txt", "external", false, "`mail`"],
     // A here-document four readers deep (a bastion hop, then a shell, then the client).
     ["ssh h <<'OUTER'\nssh h2 <<'MID'\nbash <<'IN'\npsql app <<'SQL'\nDROP TABLE x;\nSQL\nIN\nMID\nOUTER", "write", true, "`psql DROP TABLE`"],
   ] as const)("%s", (command, risk, destructive, what) => {
@@ -1318,6 +1329,12 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     "ls | sort | head",
     "echo hello | bash -n",
     "awk '{ cmd = \"date\"; system(cmd) }'",
+    "pg_restore -l dump.pgdump",
+    "pg_dump app",
+    "mysqladmin status",
+    "sort data.txt",
+    "mail -f ~/mbox",
+    "dropdb --help",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
@@ -1326,6 +1343,7 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     expect(commandEffects('export DB="postgres://u:$PW@prod-db/app" && goose reset')[0]?.production).toBe("postgres://u:$PW@prod-db/app");
     expect(commandEffects("declare -x DB=prod-db; goose reset")[0]?.production).toBe("prod-db");
     expect(commandEffects("export DB=prod-db B && goose reset")[0]?.production).toBe("prod-db");
+    expect(commandEffects("PGHOST=db.prod.internal dropdb app")[0]?.production).toBe("PGHOST=db.prod.internal");
   });
 
   it("stays linear on chains of the rewritten runners (each took seconds, quadratic, before)", () => {
