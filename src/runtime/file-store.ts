@@ -47,7 +47,7 @@ import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
 import { openOwnFile, readOwnFile } from "./own-files.js";
-import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart } from "./journal.js";
+import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart, type JournalRecord } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { encodeOverview, fileIdentity, OVERVIEW_FILE, PLAN_INDEX_FILE, writePlanIndex } from "./overview.js";
 import { lazyPlan, planFileText } from "./plan-file.js";
@@ -130,6 +130,21 @@ export interface RunDirState {
   tornBytes: number;
   /** Records replayed on top of the snapshot. */
   replayed: number;
+  /** The snapshot as read (checksummed), its nodes' ids in its order, and the ids the records replayed changed. */
+  base?: SnapshotBase;
+}
+
+/**
+ * A checksummed snapshot with its nodes one per line, as a session read it: the lines of
+ * the nodes nothing has changed since are the next snapshot's (`splicedNodes`), not
+ * serialised again.
+ */
+interface SnapshotBase {
+  bytes: Buffer;
+  /** Where the first node's line starts. */
+  start: number;
+  /** Ids changed since the snapshot: by the records replayed, then by this session's writes. */
+  changed: Set<string>;
 }
 
 /**
@@ -160,14 +175,81 @@ export function readRunDirState(dir: string, config?: () => RunConfig): RunDirSt
     delete doc.checksum;
     try {
       const tail = readJournal(join(dir, JOURNAL_FILE), Number(doc.stateVersion), String(doc.planHash));
+      const base = legacy ? undefined : snapshotBase(bytes, tail.records);
       const merged = applyRecords(doc, tail.records);
-      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length };
+      return { doc: merged, legacy, snapshotBytes: bytes.length, journalBytes: tail.validBytes, tornBytes: tail.tornBytes, replayed: tail.records.length, ...(base ? { base } : {}) };
     } catch (err) {
       // A writer compacted between our two reads: the journal belongs to a newer snapshot.
       if (err instanceof IntegrityError && tries < 5 && !readOwnFile(file).equals(bytes)) continue;
       throw err;
     }
   }
+}
+
+/** The snapshot's layout: the head line, then `"inputs":…,"nodes":{` and a newline, a node a line, `}` on the last. */
+const NODES_OPEN = Buffer.from('"nodes":{\n');
+
+/** The snapshot as a base for the next one, when its nodes are one a line; `records` are the journal's, whose nodes have changed since. */
+function snapshotBase(bytes: Buffer, records: readonly JournalRecord[]): SnapshotBase | undefined {
+  const head = bytes.indexOf(10);
+  const second = head < 0 ? -1 : bytes.indexOf(10, head + 1);
+  if (second < NODES_OPEN.length || bytes.compare(NODES_OPEN, 0, NODES_OPEN.length, second + 1 - NODES_OPEN.length, second + 1) !== 0) return undefined;
+  const changed = new Set<string>();
+  for (const r of records) for (const id in r.n) changed.add(id);
+  return { bytes, start: second + 1, changed };
+}
+
+/**
+ * The nodes' part of the next snapshot (`"id":{…}` lines joined by `,\n`), the lines of the
+ * nodes not changed since `base` copied from it and the others serialised; undefined when
+ * the base's lines are not the state's nodes in order (an id that is an array index, which
+ * JavaScript orders first; a line that does not start with its node's id; more or fewer
+ * lines than the base's nodes). The base was checksummed: its lines are this writer's.
+ */
+function splicedNodes(base: SnapshotBase, nodes: Record<string, unknown>): Buffer | undefined {
+  const keys = Object.keys(nodes);
+  const { bytes, changed } = base;
+  const pieces: Buffer[] = [];
+  const idOf = (id: string): Buffer => Buffer.from(`${JSON.stringify(id)}:`);
+  let at = base.start;
+  let run = -1;
+  let k = 0;
+  for (; k < keys.length && bytes[at] !== 125; k++) {
+    const id = keys[k]!;
+    if (id.charCodeAt(0) <= 57 && /^(?:0|[1-9][0-9]*)$/.test(id)) return undefined;
+    const nl = bytes.indexOf(10, at);
+    if (nl < 0) return undefined;
+    // A line's content ends before its `,` (the last line has none).
+    const end = bytes[nl - 1] === 44 ? nl - 1 : nl;
+    if (changed.has(id) || k === 0) {
+      const prefix = idOf(id);
+      if (bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) !== 0) return undefined;
+    }
+    if (changed.has(id)) {
+      if (run >= 0) pieces.push(bytes.subarray(run, at - 2));
+      pieces.push(Buffer.from(`${JSON.stringify(id)}:${JSON.stringify(nodes[id])}`));
+      run = -1;
+    } else if (run < 0) run = at;
+    at = nl + 1;
+    if (end === nl && bytes[at] !== 125) return undefined;
+  }
+  // Every base line was a node of the state, in order; the state's nodes after them are new.
+  if (bytes[at] !== 125) return undefined;
+  if (run >= 0) pieces.push(bytes.subarray(run, at - 1));
+  for (; k < keys.length; k++) pieces.push(Buffer.from(`${JSON.stringify(keys[k])}:${JSON.stringify(nodes[keys[k]!])}`));
+  return joinLines(pieces);
+}
+
+const NODE_SEPARATOR = Buffer.from(",\n");
+
+/** Buffers joined by `,\n`. */
+function joinLines(pieces: readonly Buffer[]): Buffer {
+  const all: Buffer[] = [];
+  pieces.forEach((p, i) => {
+    if (i > 0) all.push(NODE_SEPARATOR);
+    all.push(p);
+  });
+  return Buffer.concat(all);
 }
 
 /**
@@ -291,6 +373,8 @@ export class FileStore implements Store {
   /** Bytes of valid records in the journal, when known (after a read or a snapshot by this store). */
   private journalBytes: number | undefined;
   private snapshotBytes = 0;
+  /** The snapshot this session read, while its lines can make the closing one (`splicedNodes`). */
+  private base: SnapshotBase | undefined;
   /** The inputs as last written (snapshot or record): a record carries them only when they change. */
   private inputsJson: string | undefined;
   /**
@@ -414,6 +498,7 @@ export class FileStore implements Store {
     const r = readRunDirState(this.dir, () => (config ??= JSON.parse(readOwnFile(this.path("config.json")).toString("utf8")) as RunConfig));
     this.legacyState = r.legacy;
     this.snapshotBytes = r.snapshotBytes;
+    this.base = r.base;
     // A writer's own count stays authoritative; before it writes, the read tells where to append.
     if (this.journalFd === undefined) this.journalBytes = r.journalBytes;
     return r.doc;
@@ -444,6 +529,7 @@ export class FileStore implements Store {
     const ids = dirty === undefined ? undefined : [...dirty];
     // A node that left the state (a revision) needs a snapshot: a record cannot remove one.
     if (ids === undefined || ids.some((id) => state.nodes[id] === undefined)) return this.writeFull(state);
+    if (this.base !== undefined) for (const id of ids) this.base.changed.add(id);
     // Only changed nodes are re-serialised; their fragments make the journal record and,
     // joined with the others, the next snapshot.
     const changed = ids.map((id) => {
@@ -456,9 +542,13 @@ export class FileStore implements Store {
     const inputsJson = JSON.stringify(inputs);
     if (opts?.snapshot === true || this.legacyState || this.journalBytes === undefined || this.journalBytes >= Math.max(this.snapshotBytes, MIN_COMPACT_BYTES)) {
       if (this.fragmentsComplete) return this.writeSnapshot(state, inputsJson);
-      // The session's last snapshot: every node serialised once, in one call (nothing
-      // reuses fragments after it). A compaction mid-session builds them for the next one.
-      if (opts?.snapshot === true) return this.writeSnapshot(state, inputsJson, JSON.stringify(state.nodes).slice(1, -1));
+      // The session's last snapshot: the lines of the nodes unchanged since the snapshot read
+      // copied from it, the others serialised (nothing reuses fragments after it). A
+      // compaction mid-session builds fragments for the next one.
+      if (opts?.snapshot === true) {
+        const spliced = this.base === undefined ? undefined : splicedNodes(this.base, state.nodes);
+        return this.writeSnapshot(state, inputsJson, spliced ?? Object.entries(state.nodes).map(([id, node]) => `${JSON.stringify(id)}:${JSON.stringify(node)}`).join(",\n"));
+      }
       return this.writeFull(state);
     }
     const { part, fields } = this.headPart(head);
@@ -544,7 +634,7 @@ export class FileStore implements Store {
   }
 
   /** Rewrites state.json atomically, then empties the journal (its records are at or below the snapshot now). */
-  private async writeSnapshot(state: RunState, inputsJson: string, nodesJson = [...this.fragments.values()].join(",")): Promise<void> {
+  private async writeSnapshot(state: RunState, inputsJson: string, nodesJson: string | Buffer = [...this.fragments.values()].join(",\n")): Promise<void> {
     const created = this.creating !== undefined;
     const { nodes: _nodes, inputs: _inputs, summary, ...head } = state;
     // A summary of an earlier version (a write since: a decision, a revision) is dropped;
@@ -554,18 +644,31 @@ export class FileStore implements Store {
     // The snapshot's key order: the head, inputs before nodes (as the state object has
     // them). The head ends the first line (JSON strings hold no raw newline), so
     // `status` can read it alone (readStatusSummary).
+    // The nodes one a line (`"nodes":{` and a newline, then `"id":{…}` lines joined by `,` and a
+    // newline, then `}` on a line of its own): the next session copies the lines it did not change.
     // Encoded once: the checksum is of these bytes and a closing brace, and they are what is written.
     // One buffer with room for the checksum member: a 21 MB state is encoded once and not copied again.
-    const text = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${nodesJson}}`;
+    const lines = nodesJson.length > 0;
+    const before = `${headJson.slice(0, -1)},\n"inputs":${inputsJson},"nodes":{${lines ? "\n" : ""}`;
+    const after = lines ? "\n}" : "}";
+    const text = typeof nodesJson === "string" ? before + nodesJson + after : undefined;
     // Room for the longest encoding (3 bytes per UTF-16 unit) instead of a pass to count
     // the bytes first: the pages past the end are never touched.
-    const room = Buffer.allocUnsafe(text.length * 3 + CHECKSUM_MEMBER_BYTES);
-    const length = room.write(text, 0, "utf8");
+    const room = Buffer.allocUnsafe((text ?? before + after).length * 3 + (typeof nodesJson === "string" ? 0 : nodesJson.length) + CHECKSUM_MEMBER_BYTES);
+    let length: number;
+    if (text !== undefined) length = room.write(text, 0, "utf8");
+    else {
+      length = room.write(before, 0, "utf8");
+      length += (nodesJson as Buffer).copy(room, length);
+      length += room.write(after, length, "utf8");
+    }
     const bytes = room.subarray(0, length + CHECKSUM_MEMBER_BYTES);
     const checksum = createHash("sha256").update(bytes.subarray(0, length)).update("}").digest("hex");
     bytes.write(`,"checksum":"${checksum}"}\n`, length, "latin1");
     await this.replaceState(bytes);
     this.snapshotBytes = bytes.length;
+    // A base for a closing snapshot later in the session, if the fragments are not kept (a closing one has ended it).
+    this.base = undefined;
     this.inputsJson = inputsJson;
     // The journal is emptied: its next record carries the full head.
     this.lastHead = undefined;

@@ -494,3 +494,83 @@ describe("head deltas in journal records", () => {
     expect(merged(dir).budget.toolCalls).toBe(4);
   });
 });
+
+describe("a resumed session's closing snapshot", () => {
+  /** state.json rewritten by `edit` and its checksum recomputed (a forger's edit, or this test's marker). */
+  const reseal = (dir: string, edit: (text: string) => string) => {
+    const file = join(dir, "state.json");
+    const text = edit(readFileSync(file, "utf8").replace(/,"checksum":"[0-9a-f]{64}"\}\n$/, ""));
+    writeFileSync(file, `${text},"checksum":"${createHash("sha256").update(text).update("}").digest("hex")}"}\n`);
+  };
+  /** The nodes' lines of a state.json (between `"nodes":{` and the closing `}`). */
+  const nodeLines = (dir: string) => readFileSync(join(dir, "state.json"), "utf8").split("\n").slice(2, -2);
+
+  async function resumed(ids: string[], marker: string): Promise<{ dir: string; next: FileStore; st: RunState }> {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ toolModules: [], workspace: dir, concurrency: 1, stateChecksum: true }));
+    const s = state(0);
+    for (const id of ids) s.nodes[id] = { status: "pending", attempts: 0 };
+    const store = new FileStore(dir, "r");
+    await store.writeState(s);
+    s.nodes[ids[0]!]!.status = "done";
+    await store.writeState(s, [ids[0]!]);
+    await store.unlock();
+    // A node whose line is written otherwise than JSON.stringify writes it (an escaped letter): copied, it stays so.
+    reseal(dir, (t) => t.replace(`"${marker}":{"status":"pending","attempts":0}`, `"${marker}":{"status":"pending","attempts":0,"lastError":"\\u0041"}`));
+    const next = new FileStore(dir, "r");
+    const st = (await next.readStateRaw()) as RunState;
+    return { dir, next, st };
+  }
+
+  it("copies the lines of the nodes nothing changed since the snapshot read, serialises the others, and reads back as the state", async () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => `s${i}`);
+    const { dir, next, st } = await resumed(ids, "s7");
+    expect(nodeLines(dir)).toHaveLength(3000);
+    st.nodes.s5!.status = "running";
+    await next.writeState(st, ["s5"]);
+    st.nodes.s5!.status = "done";
+    st.nodes.added = { status: "pending", attempts: 0 };
+    st.status = "done";
+    await next.writeState(st, ["s5", "added"], { snapshot: true });
+    const closing = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState & { checksum?: string };
+    delete closing.checksum;
+    expect(closing).toEqual(merged(dir));
+    expect(Object.keys(closing.nodes)).toEqual([...ids, "added"]);
+    expect(closing.nodes.s0!.status).toBe("done");
+    expect(closing.nodes.s5!.status).toBe("done");
+    expect(closing.nodes.s7!.lastError).toBe("A");
+    const lines = nodeLines(dir);
+    expect(lines).toHaveLength(3001);
+    // Copied as read: the escaped letter is still escaped; the replayed node (s0) and the changed ones serialised.
+    expect(lines[7]).toBe('"s7":{"status":"pending","attempts":0,"lastError":"\\u0041"},');
+    expect(lines[0]).toBe('"s0":{"status":"done","attempts":0},');
+    expect(lines[3000]).toBe('"added":{"status":"pending","attempts":0}');
+  });
+
+  it("serialises every node when the snapshot's lines are not its nodes in order: ids that are array indexes, two nodes on a line", async () => {
+    const numeric = await resumed(["10", "2", "x", "1"], "x");
+    numeric.st.status = "done";
+    await numeric.next.writeState(numeric.st, [], { snapshot: true });
+    const a = JSON.parse(readFileSync(join(numeric.dir, "state.json"), "utf8")) as RunState;
+    expect(Object.keys(a.nodes)).toEqual(["1", "2", "10", "x"]);
+    expect(a.nodes["10"]!.status).toBe("done");
+    expect(nodeLines(numeric.dir)[3]).toBe('"x":{"status":"pending","attempts":0,"lastError":"A"}');
+
+    const ids = Array.from({ length: 50 }, (_, i) => `s${i}`);
+    const { dir } = await resumed(ids, "s9");
+    // A forger joins two lines (checksum recomputed): the next snapshot is still the state, written afresh.
+    reseal(dir, (t) => t.replace('"s3":{"status":"pending","attempts":0},\n', '"s3":{"status":"pending","attempts":0},'));
+    const again = new FileStore(dir, "r");
+    const st2 = (await again.readStateRaw()) as RunState;
+    st2.nodes.s4!.attempts = 4;
+    st2.status = "done";
+    await again.writeState(st2, ["s4"], { snapshot: true });
+    const b = JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as RunState & { checksum?: string };
+    delete b.checksum;
+    expect(b).toEqual(merged(dir));
+    expect(Object.keys(b.nodes)).toEqual(ids);
+    expect(b.nodes.s4!.attempts).toBe(4);
+    expect(nodeLines(dir)).toHaveLength(50);
+    expect(nodeLines(dir)[9]).toBe('"s9":{"status":"pending","attempts":0,"lastError":"A"},');
+  });
+});
