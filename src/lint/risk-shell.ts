@@ -101,7 +101,8 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
   // `taskset -c 0 cmd` / `taskset 0x1 cmd`, `chrt -f 10 cmd`: a mask or a priority before the command.
   taskset: { values: /^$/, operands: 1 },
   chrt: { values: /^$/, operands: 1 },
-  sshpass: { values: /^-[pfde]$/, operands: 0 },
+  // `-p PASS`, `-f FILE`, `-d FD`; `-e` (the password from $SSHPASS) takes none.
+  sshpass: { values: /^-[pfd]$/, operands: 0 },
   "systemd-run": { values: /^(?:-[upEMH]|--unit|--property|--setenv|--machine|--host|--description|--slice|--uid|--gid|--working-directory|--on-[a-z]+|--timer-property)$/, operands: 0 },
   runuser: { values: /^(?:-[ugs]|--user|--group|--shell)$/, operands: 0, command: true },
   su: { values: /^(?:-[gs]|--group|--shell)$/, operands: 0, command: true },
@@ -149,7 +150,8 @@ function awkCommands(name: string, program: string, assigned: readonly string[],
     const program = basename(words[reader] ?? "");
     if (!getline && SHELLS.has(program)) shell ??= command;
     // `print "DROP TABLE t;" | "psql app"`: what it prints is the client's input.
-    else if (!getline && (SQL_CLIENTS.has(program) || STDIN_CLIENTS.has(program))) stdinInput(words.slice(reader), strings.join("\n"), false, out, depth);
+    // Each string a statement of its own: a comparison's `"w"` is not the start of the SQL printed after it.
+    else if (!getline && (SQL_CLIENTS.has(program) || STDIN_CLIENTS.has(program))) stdinInput(words.slice(reader), strings.join(";\n"), false, out, depth);
     else out.push(...commandEffects(command, depth + 1));
   }
   const built = AWK_BUILT.exec(program);
@@ -372,10 +374,16 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) stdinInput(h.words, h.body, h.string, out, depth);
-    // A body of shell lines (ssh's, a shell's) with here-documents of its own (`ssh db <<EOF` around `psql <<SQL`):
-    // read as the command line it is, where its openers are found (`hereInputs` skips those inside a body).
-    const nested = inputs.filter((h) => h.span !== undefined && !notShell(h.words, h.rest ?? "") && h.body.includes("<<"));
-    for (const h of nested) out.push(...commandEffects(h.body, depth + 1));
+    // A body of shell lines with here-documents of its own (`bash <<EOF` around `psql <<SQL`), and any body ssh's far end
+    // runs: read as the command line it is, where its openers are found (`hereInputs` skips those inside a body), and
+    // where ssh's host is the production one the commands run on (`ssh db.prod <<EOF`).
+    const nested = inputs.filter((h) => h.span !== undefined && !notShell(h.words, h.rest ?? "") && (h.body.includes("<<") || sshHost(h.words) !== undefined));
+    for (const h of nested) {
+      const inner = commandEffects(h.body, depth + 1);
+      const host = sshHost(h.words);
+      if (host !== undefined && PRODUCTION.test(host)) for (const e of inner) e.production ??= host;
+      pushAll(out, inner);
+    }
     shell = blankedBodies(text, inputs, new Set(nested));
   }
   // `cat purge.sql | psql`, `echo "DROP TABLE t" | mysql`, `pg_dump a | psql b`: a client given its SQL on stdin.
@@ -460,6 +468,12 @@ function hereInputs(text: string): HereInput[] {
   }
   for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
   return found;
+}
+
+/** The host of an ssh command's words (`ssh -p 22 ops@db.prod`), if they are one. */
+function sshHost(words: readonly string[]): string | undefined {
+  const k = words.findIndex((w) => basename(w) === "ssh");
+  return k < 0 ? undefined : afterOptions(words.slice(k + 1), SSH_VALUES)[0];
 }
 
 /** `clickhouse client …` as the one program it is (its reader is named by both words). */
@@ -620,8 +634,8 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
-/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER) or a SHOWN program: a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php"].join("|"));
+/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program or ssh (whose host a body runs on): a cheap test before a line is split. */
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
@@ -1496,7 +1510,8 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
     if (kind !== undefined) push(kind, `${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`);
   }
   if (depth < MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
-  if (depth < MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|\n)\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
+  // mysql's `system` starts a statement (a line, or after a `;`) and runs the rest of its line.
+  if (depth < MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|[\n;])\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
   if (/^sqlite3?$/.test(program)) {
     for (const m of text.matchAll(/(?:^|\n)\s*\.([a-z]{3,})\b/g)) {
       const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));

@@ -1301,6 +1301,10 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     ["mysqladmin flush-hosts", "write", false, "`mysqladmin flush-hosts`"],
     ["sort -o sorted.txt data.txt", "write", false, "`sort -o`"],
     ["mail -s report ops@example.com < report.txt", "external", false, "`mail`"],
+    // Found by the seventh held-out corpus, blind: a string compared before the SQL awk prints, `sshpass -e` (no value), `system` after a `;`.
+    ["awk -F, '$4 == \"jump\" { printf \"DELETE FROM alerts WHERE id = %d;\\n\", $1 | \"psql -h db -d hive\" }' a.csv", "write", true, "`psql DELETE FROM`"],
+    ["sshpass -e sftp -q ops@host < nightly.cmds", "write", true, "`sftp < nightly.cmds` (code the plan does not show)"],
+    ["mysql app -e \"SELECT count(*) FROM a; system rm -f /srv/outbox/*.json\"", "write", true, "`rm -f`"],
     // A here-document four readers deep (a bastion hop, then a shell, then the client).
     ["ssh h <<'OUTER'\nssh h2 <<'MID'\nbash <<'IN'\npsql app <<'SQL'\nDROP TABLE x;\nSQL\nIN\nMID\nOUTER", "write", true, "`psql DROP TABLE`"],
   ] as const)("%s", (command, risk, destructive, what) => {
@@ -1344,6 +1348,9 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     expect(commandEffects("declare -x DB=prod-db; goose reset")[0]?.production).toBe("prod-db");
     expect(commandEffects("export DB=prod-db B && goose reset")[0]?.production).toBe("prod-db");
     expect(commandEffects("PGHOST=db.prod.internal dropdb app")[0]?.production).toBe("PGHOST=db.prod.internal");
+    // The host ssh runs a here-document's commands on (found by the seventh held-out corpus, blind).
+    expect(commandEffects("ssh ops@db.prod.example <<'EOF'\npsql app <<'SQL'\nDELETE FROM t;\nSQL\nEOF")[0]?.production).toBe("ops@db.prod.example");
+    expect(commandEffects("ssh ops@db.prod.example <<'EOF'\nrm -rf /srv/x\nEOF")[0]?.production).toBe("ops@db.prod.example");
   });
 
   it("stays linear on chains of the rewritten runners (each took seconds, quadratic, before)", () => {
