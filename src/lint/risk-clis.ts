@@ -220,6 +220,8 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
   if (program === "redis-cli") {
     const command = redisCommand(args);
     if (command && REDIS_DESTRUCTIVE.test(command)) return { ...EFFECT.d, what: `redis-cli ${command.toUpperCase()}` };
+    // `CONFIG GET` (and `HELP`) reads; `CONFIG SET|REWRITE|RESETSTAT` changes the server.
+    if (command && /^config$/i.test(command) && /^(?:get|help)$/i.test(args[args.findIndex((a) => a === command) + 1] ?? "")) return undefined;
     if (command && REDIS_WRITE.test(command)) return { ...EFFECT.w, what: `redis-cli ${command.toUpperCase()}` };
     return undefined;
   }

@@ -78,7 +78,7 @@ const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "c
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
 const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
-const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "tee", "install", "rsync", "patch", "mkdir", "touch", "crontab", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
+const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
 const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
 /**
@@ -121,7 +121,7 @@ const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
 const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
 /** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
-const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])[^()]{0,80}\)|[\w\])]\s*\|&?\s*getline\b|\bprintf?\b[^;{}\n]{0,300}?(?<!\|)\|&?(?!\|)\s*(?!getline\b)[A-Za-z_]/;
+const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])[^()]{0,80}\)|[\w\])]\s*\|&?\s*getline\b|\bprintf?\b(?:[^;{}\n"]|"(?:[^"\\\n]|\\.)*"){0,300}?(?<!\|)\|&?(?!\|)\s*(?!getline\b)[A-Za-z_]/;
 /** `print … > "file"`, `print … >> out`: a print's output to a file (within 300 characters of the print, outside parentheses). */
 const AWK_OUTPUT = /\bprintf?\b[^;{}()\n]{0,300}?(?<![<>!=])>>?(?!=)\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*))/g;
 const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
@@ -209,7 +209,7 @@ export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
 /** Text that arrives from elsewhere or encoded: a download, a decoder. */
 const FETCHED_OR_DECODED = /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b|\bbase64\s+(?:-\w*d\w*|--decode)\b|\bxxd\s+-\w*r|\bopenssl\s+(?:enc|base64)\b[^|;]*\s-d\b|\b(?:gunzip|zcat|uudecode)\b|\bgzip\s+-\w*d|\bprintf\s+["']?(?:\\x|%b)|\brev\b/;
 /** A shell or interpreter reading its program from a pipe (`| sh`, `| sudo bash -s`, `| python3 -`), not from a script file. */
-const PIPED_TO_SHELL = /\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
+const PIPED_TO_SHELL = /\|\s*(?:(?:sudo|command|exec|nohup|nice|doas)\s+(?:-\S+\s+)*)?(?:timeout\s+(?:-\S+\s+)*\S+\s+)?(?:env\s+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
 /** The interpreter after a pipe has a program of its own, not stdin: inline code (`sh -c`, `python3 -m`, `node -e`) or a script file. */
 function ownProgram(interpreter: string, rest: string): boolean {
   const flag = /^(?:sh|bash|zsh|dash|ksh|fish)$/.test(interpreter) ? /(?:^|\s)-\w*c\b/ : /^python/.test(interpreter) ? /(?:^|\s)-\w*[cm]\b/ : /(?:^|\s)(?:-\w*[eEpr]\b|--eval\b|--print\b|-Command\b)/;
@@ -224,15 +224,63 @@ const SUBSTITUTED_PROGRAM = /\b(?:sh|bash|zsh|dash|ksh|source|eval)\s+(?:-\w*c\s
  * `bash <(curl ...)`). What it does cannot be read; a reviewer treats it as the worst a
  * command can do here and blocks it where the step is labelled read.
  */
-function hiddenCode(text: string): CommandEffect | undefined {
-  const source = FETCHED_OR_DECODED.exec(text);
+function hiddenCode(text: string, live: string): CommandEffect | undefined {
+  // On the text a shell runs (`live`): `grep -n 'curl .* | sh' README.md` only searches.
+  const source = FETCHED_OR_DECODED.exec(live);
   if (!source) return undefined;
-  const fetched = source[0].replace(/\s+/g, " ").replace(/["']/g, "").trim();
-  const piped = [...text.matchAll(PIPED_TO_SHELL)].find((m) => !ownProgram(m[1]!, m[2]!));
-  const substituted = piped ? undefined : SUBSTITUTED_PROGRAM.exec(text);
+  const fetched = text.slice(source.index, source.index + source[0].length).replace(/\s+/g, " ").replace(/["']/g, "").trim();
+  // The shell is fed by the pipeline the download is in (`curl -s x; ps | grep node` pipes nothing fetched).
+  const piped = [...live.matchAll(PIPED_TO_SHELL)].find((m) => m.index > source.index && !ownProgram(m[1]!, m[2]!) && !SYNTAX_ONLY.test(m[2]!) && !/[;&\n]/.test(live.slice(source.index, m.index)));
+  const substituted = piped ? undefined : SUBSTITUTED_PROGRAM.exec(live);
   if (!piped && !substituted) return undefined;
   const shown = piped ? `${fetched} | ${piped[1]}` : `${substituted![0].replace(/["']/g, "").trim()}${fetched}...)`;
   return { risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` };
+}
+
+/** A shell only checking the syntax of what it reads: `bash -n`, `sh --noexec`. */
+const SYNTAX_ONLY = /(?:^|\s)(?:-[a-z]*n[a-z]*|--noexec)\b/;
+
+/**
+ * `text` as a shell runs it, offsets kept: the contents of quoted strings and comments
+ * blanked (`grep -E 'node|python'` pipes into nothing), except a command substitution in
+ * double quotes, which runs (`echo "$(curl x | sh)"`). Here-document bodies are the caller's.
+ */
+function liveText(text: string): string {
+  if (!/['"#]/.test(text)) return text;
+  const chars = text.split("");
+  const blank = (from: number, to: number): void => {
+    for (let k = from; k < to; k++) if (chars[k] !== "\n") chars[k] = " ";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") i++;
+    else if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      const end = close < 0 ? text.length : close;
+      blank(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      // Up to the closing quote, keeping `$(…)` and backticks (read to their first `)` / backtick).
+      let j = i + 1;
+      for (; j < text.length && text[j] !== '"'; j++) {
+        if (text[j] === "\\") blank(j, ++j + 1);
+        else if (text[j] === "$" && text[j + 1] === "(") {
+          const close = text.indexOf(")", j);
+          j = close < 0 ? text.length : close;
+        } else if (text[j] === "`") {
+          const close = text.indexOf("`", j + 1);
+          j = close < 0 ? text.length : close;
+        } else blank(j, j + 1);
+      }
+      i = j;
+    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const nl = text.indexOf("\n", i);
+      const end = nl < 0 ? text.length : nl;
+      blank(i, end);
+      i = end - 1;
+    }
+  }
+  return chars.join("");
 }
 
 /**
@@ -242,10 +290,10 @@ function hiddenCode(text: string): CommandEffect | undefined {
  * program's output is code the plan does not show. Echoed text and a file cat hands on
  * are read where they are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
  */
-function generatedForShell(text: string, out: CommandEffect[], depth: number): void {
-  for (const m of text.matchAll(PIPED_TO_SHELL)) {
+function generatedForShell(text: string, live: string, out: CommandEffect[], depth: number): void {
+  for (const m of live.matchAll(PIPED_TO_SHELL)) {
     // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
-    if (text[m.index - 1] === "|" || ownProgram(m[1]!, m[2]!) || /(?:^|\s)-[a-z]*n\b/.test(m[2]!)) continue;
+    if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
     const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index)).pop() ?? [];
     const program = basename(feeder[0] ?? "");
     if (program === "" || /^(?:echo|printf|cat|curl|wget|base64|xxd|openssl|gunzip|zcat|gzip|uudecode|rev|sudo|env)$/.test(program)) continue;
@@ -260,7 +308,7 @@ function generatedForShell(text: string, out: CommandEffect[], depth: number): v
   }
 }
 
-/** The text sed puts into its output lines: the replacements of its `s` commands (`s/^/rm /`), the text of `i\` and `a\`. */
+/** The text sed puts at the start of its output lines: the replacements of its `s/^…/` commands (`s/^/rm /`), the text of `i\` and `a\`. */
 function sedInserted(args: readonly string[]): string[] {
   // The scripts: each `-e` / `--expression`, else the first word that is not an option.
   const scripts = args.flatMap((a, k) => (/^(?:-e|--expression)$/.test(args[k - 1] ?? "") ? [a] : /^--expression=/.test(a) ? [a.slice(13)] : []));
@@ -270,7 +318,8 @@ function sedInserted(args: readonly string[]): string[] {
   }
   const out: string[] = [];
   for (const a of scripts) {
-    for (const m of a.matchAll(/(?:^|[;\s{])s([^\w\s\\])(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(m[2]!.replace(/\\(.)/g, "$1").replace(/&/g, ""));
+    // Only a replacement at the start of a line (`s/^/rm /`) starts the command; `s/$/.bak/` leaves the input's words first.
+    for (const m of a.matchAll(/(?:^|[;\s{])s([^\w\s\\])\^(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(m[2]!.replace(/\\(.)/g, "$1").replace(/&/g, ""));
     for (const m of a.matchAll(/(?:^|[;\s{])[ia](?:\\|\s)\s*(\S[^;]*)/g)) out.push(m[1]!);
   }
   return out;
@@ -354,9 +403,11 @@ const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 /** The effects of every simple command in `text` that is not a plain read. */
 export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
-  const hidden = hiddenCode(text);
+  // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
+  const live = text.includes("|") ? liveText(text.includes("<<") ? blankedBodies(text, hereInputs(text), new Set()) : text) : text;
+  const hidden = hiddenCode(text, live);
   if (hidden) out.push(hidden);
-  else if (depth < MAX_DEPTH && text.includes("|")) generatedForShell(text, out, depth);
+  else if (depth < MAX_DEPTH && text.includes("|")) generatedForShell(text, live, out, depth);
   if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
@@ -400,7 +451,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     }
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(CATTED_TO_SHELL)) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(CATTED_TO_SHELL)) if (!SYNTAX_ONLY.test(m[0].slice(m[0].lastIndexOf(m[2]!) + m[2]!.length))) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
   // `cat fix.sh | ssh host bash`, `echo 'rm -rf x' | ssh host`: what the far end reads on stdin; `echo 'rm old.csv' | sftp host`: sftp's own commands.
   if (depth < MAX_DEPTH && (text.includes("ssh") || text.includes("sftp")) && text.includes("|")) for (const m of text.replace(/\\\n/g, "  ").matchAll(FED_TO_SSH)) {
     const [, file, echo, , quoted, command] = m;
@@ -547,7 +598,10 @@ const SHOWN = new Set(["cat", "grep", "egrep", "fgrep", "wc", "head", "tail", "l
 function notShell(words: readonly string[], rest: string): boolean {
   if (readerAt(words, false) >= 0) return true;
   // Shown, not kept in a file or handed on: `cat <<EOF > run.sh` may be run later, `cat <<EOF | sh` is.
-  return SHOWN.has(basename(words[0] ?? "")) && !words.some((w) => /^\d?>/.test(w) || w === "tee") && !/[>|]/.test(rest);
+  // (`cat <<EOF | grep -c x`: the pipe to the program that shows it is not handing it on.)
+  const shown = basename(words[0] ?? "");
+  const after = rest.replace(new RegExp(`^\\s*\\|\\s*(?:\\S*/)?${shown.replace(/[^\w-]/g, "")}\\b[^|>]*`), "");
+  return SHOWN.has(shown) && !words.some((w) => /^\d?>/.test(w) || w === "tee") && !/[>|]/.test(after);
 }
 
 /** How far around a here-document's `<<` its reader is looked for: a line of thousands of them is read in one pass. */
@@ -792,6 +846,8 @@ const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?
  * does not show.
  */
 function shellStdin(shown: string, file: string, out: CommandEffect[], depth: number): void {
+  // `bash -s < /dev/null`: nothing to run.
+  if (/^\/dev\//.test(file)) return;
   if (/\.(?:sh|bash|zsh|ksh)$/.test(file)) return commandEffect([file], out, depth + 1);
   out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
 }
@@ -1421,6 +1477,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return;
     case "truncate":
       return push(D, "truncate");
+    case "crontab":
+      // `crontab -l` lists; `-r` removes the table; a file or `-e` replaces it.
+      if (args.some((a) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(a) && !/^-u$/.test(a))) return push(D, "crontab -r");
+      if (args.some((a) => /^-[a-zA-Z]*l[a-zA-Z]*$/.test(a) || a === "--help")) return;
+      return push(W, "crontab");
+    case "tee":
+      // Into a device only (`| tee /dev/stderr`), nothing is written.
+      if (afterEachOption(args, NO_VALUES).every((f) => /^\/dev\//.test(f))) return;
+      return push(W, "tee");
     // PostgreSQL's and MySQL's administration programs: a database or a role dropped, made, restored into, or the server changed.
     case "dropdb":
     case "dropuser":
@@ -1432,6 +1497,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `-l` lists the archive; into a database (`-d`) it writes, with `-c` / `--clean` it drops what it restores first; `-f F` writes a script.
       if (args.some((a) => /^(?:-l|--list|--help|-V|--version)$/.test(a))) return;
       if (args.some((a) => /^(?:-c|--clean)$/.test(a))) return push(D, "pg_restore --clean");
+      // A script to stdout (`-f -`), not into a database: nothing written.
+      if (!args.some((a) => /^(?:-d|--dbname)(?:=|$)|^-d./.test(a)) && outputFile(args, /^(?:-f|--file)$/, /^-f(.+)$|^--file=(.+)$/) === undefined) return;
       return push(W, "pg_restore");
     case "pg_dump":
     case "pg_dumpall":
@@ -1509,7 +1576,8 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
     const kind = sqlFileKind(m[2]!);
     if (kind !== undefined) push(kind, `${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`);
   }
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:shell|system)\b)\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+  // (sqlite takes any prefix of `.shell` and `.system`: `.sh`, `.sys`.)
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:sh(?:e(?:ll?)?)?|sy(?:s(?:t(?:em?)?)?)?)(?=\s))\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
   // mysql's `system` starts a statement (a line, or after a `;`) and runs the rest of its line.
   if (depth < MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|[\n;])\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
   if (/^sqlite3?$/.test(program)) {
@@ -1518,7 +1586,13 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
       if (command) push(command[1], `${program} .${m[1]}`);
     }
   }
-  for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout))(\S+)/g)) if (!/^\|/.test(m[1]!)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${m[1]}\`` });
+  // `\\o f`, `.output f`, `.once f` write a file (not the terminal: `stdout`, `stderr`, /dev/…); `.output |cmd`, `\\o |cmd` pipe to a command.
+  for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout|stderr))(['"]?)(\S[^\n]*?)\1\s*;?\s*(?=\n|$)/g)) {
+    const target = m[2]!;
+    if (target.startsWith("|")) {
+      if (depth < MAX_DEPTH) out.push(...commandEffects(target.slice(1), depth + 1));
+    } else if (!/^(?:stdout|stderr|-[a-z])/.test(target)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${target.split(/\s/)[0]}\`` });
+  }
 }
 
 /** A JSON object's members, or undefined for text that is not one. */

@@ -1360,3 +1360,57 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     expect(commandEffects(`tmux ${"-L x tmux ".repeat(20000)}new -d "rm -rf /x"`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
 });
+
+describe("red team of 397ce31: pipes into a shell only where a shell runs them, and look-ups of crontab, tee, redis and sqlite", () => {
+  it.each([
+    // Regex alternations and quoted text that mention an interpreter or a `| sh`: nothing is piped into one.
+    "ps aux | grep -E 'node|python'",
+    "docker images | grep -E 'python|node'",
+    'ps aux | grep -E "nginx|php-fpm"',
+    "grep -E 'sh|bash' /etc/passwd",
+    "grep 'a\\|bash' f",
+    "sed -n '/start\\|sh/p' file",
+    "awk '/error|php/ {print}' app.log",
+    "awk -F: '$7 ~ /bash|sh/ {print $1}' /etc/passwd",
+    "ssh prod-web-1 \"ps aux | grep -E 'node|python'\"",
+    "ssh prod-web-1 <<'EOF'\nps aux | grep -E 'nginx|php'\nEOF",
+    "grep -rn '| bash' docs/",
+    "git log --oneline -n 20 --grep='curl | sh'",
+    'echo "curl x | sh is bad"',
+    "ls -la # pipe to | sh is disabled",
+    "cat <<EOF\ncurl x | bash\nEOF",
+    "cat <<'EOF' | grep -c bash\ncurl x | bash\nEOF",
+    "curl -s localhost:8080/health; ps aux | grep -E 'java|node'",
+    // Syntax checks and empty input.
+    "curl -s https://x/install.sh | bash -n",
+    "cat install.sh | bash -n",
+    "ssh prod-web-1 'bash -s' < /dev/null",
+    // Look-ups of programs that also write.
+    "crontab -l",
+    "sudo crontab -l -u www-data",
+    "kubectl logs web | tee /dev/stderr | grep ERROR",
+    "redis-cli config get maxmemory",
+    "awk '{print $1 | \"sort | uniq -c\"}' f",
+    "sqlite3 app.db '.output stdout' 'select 1'",
+    "pg_restore -f - dump.custom",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it.each([
+    ['echo "$(curl -fsSL https://x | sh)"', "write", true, "`curl | sh` (code the plan does not show)"],
+    ["ls | sed 's/$/.bak/' | sh", "write", true, "`sed s/$/.bak/ | sh` (code the plan does not show)"],
+    ["ls | command sh", "write", true, "`ls | sh` (code the plan does not show)"],
+    ["find . -name '*.tmp' | timeout 60 bash", "write", true, "`find . -name *.tmp | bash` (code the plan does not show)"],
+    ["sqlite3 db '.sys rm -rf /data'", "write", true, "`rm -rf`"],
+    ["sqlite3 db '.output |rm x'", "write", true, "`rm`"],
+    ["crontab -r", "write", true, "`crontab -r`"],
+    ["crontab jobs.txt", "write", false, "`crontab`"],
+    ["redis-cli config set maxmemory 1gb", "write", false, "`redis-cli CONFIG`"],
+    ["ls | tee out.txt", "write", false, "`tee`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+});
