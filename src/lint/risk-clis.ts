@@ -181,8 +181,9 @@ const SQL_FILE_WRITE = new Set(["update", "insert", "upsert", "alter", "schema",
 /** The effect of `program args` when the table knows it; `sub` are the first words after the options. */
 export function cliEffect(program: string, args: readonly string[], sub: readonly string[], byPath = false): CliEffect | undefined {
   const s0 = sub[0] ?? "";
-  // `lerna clean --help`, `sqlx migrate revert --help`: a known program's usage (not a script's: it may not read its options).
-  if (!byPath && !/\.[a-z]+$/.test(program) && args.includes("--help") && (!args.includes("--") || args.indexOf("--help") < args.indexOf("--"))) return undefined;
+  // `lerna clean --help`, `sqlx migrate revert --help`: a known program's usage. Not a script's (it may not read its
+  // options), nor a package manager's or a task runner's, which hand the words after a script's name to the script (`yarn clean --help`).
+  if (!byPath && !/\.[a-z]+$/.test(program) && !SCRIPT_RUNNERS.has(program) && args.includes("--help") && (!args.includes("--") || args.indexOf("--help") < args.indexOf("--"))) return undefined;
   const pkg = PACKAGE_MANAGERS[program]?.[s0.toLowerCase()];
   if (pkg) return { ...EFFECT[pkg], what: `${program} ${s0}` };
   if (program === "pip" || program === "pip3") {
@@ -284,6 +285,9 @@ function nxEffect(args: readonly string[], sub: readonly string[]): CliEffect | 
   if (/^(?:g|generate|migrate|format|format:write|import|add|sync|repair)$/.test(s0)) return { ...EFFECT.w, what: `nx ${s0}` };
   return s0 && !NX_COMMANDS.has(s0) ? targetEffect(s0, `nx ${s0}`) : undefined;
 }
+
+/** Programs that pass the words after a script's or task's name to it. */
+const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun", "just", "task", "gulp", "grunt"]);
 
 /** Programs in the table above that also run tasks by name (`npm run clean`, `yarn clear-cache`): looked at again below. */
 const TASK_TOOLS = new Set(["npm", "pnpm", "yarn", "lerna"]);

@@ -130,7 +130,7 @@ export interface RunDirState {
   tornBytes: number;
   /** Records replayed on top of the snapshot. */
   replayed: number;
-  /** The snapshot as read (checksummed), its nodes' ids in its order, and the ids the records replayed changed. */
+  /** The snapshot as read (checksummed, its nodes one a line) and the ids the records replayed changed. */
   base?: SnapshotBase;
 }
 
@@ -233,8 +233,8 @@ function splicedNodes(base: SnapshotBase, nodes: Record<string, unknown>): Buffe
     at = nl + 1;
     if (end === nl && bytes[at] !== 125) return undefined;
   }
-  // Every base line was a node of the state, in order; the state's nodes after them are new.
-  if (bytes[at] !== 125) return undefined;
+  // Every base line was a node of the state, in order (the last without a `,`); the state's nodes after them are new.
+  if (bytes[at] !== 125 || bytes[at - 2] === 44) return undefined;
   if (run >= 0) pieces.push(bytes.subarray(run, at - 1));
   for (; k < keys.length; k++) pieces.push(Buffer.from(`${JSON.stringify(keys[k])}:${JSON.stringify(nodes[keys[k]!])}`));
   return joinLines(pieces);

@@ -1408,6 +1408,9 @@ describe("red team of 397ce31: pipes into a shell only where a shell runs them, 
     ["crontab jobs.txt", "write", false, "`crontab`"],
     ["redis-cli config set maxmemory 1gb", "write", false, "`redis-cli CONFIG`"],
     ["ls | tee out.txt", "write", false, "`tee`"],
+    // A script runner hands `--help` to the script: it still runs (a known program's `--help` only prints usage).
+    ["yarn clean --help", "write", true, "`yarn clean`"],
+    ["npm run clean --help", "write", true, "`npm run clean`"],
   ] as const)("%s", (command, risk, destructive, what) => {
     const r = runCommand(command);
     expect([r.risk, r.destructive]).toEqual([risk, destructive]);
