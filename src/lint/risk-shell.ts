@@ -230,7 +230,8 @@ function hiddenCode(text: string, live: string): CommandEffect | undefined {
   if (!source) return undefined;
   const fetched = text.slice(source.index, source.index + source[0].length).replace(/\s+/g, " ").replace(/["']/g, "").trim();
   // The shell is fed by the pipeline the download is in (`curl -s x; ps | grep node` pipes nothing fetched).
-  const piped = [...live.matchAll(PIPED_TO_SHELL)].find((m) => m.index > source.index && !ownProgram(m[1]!, m[2]!) && !SYNTAX_ONLY.test(m[2]!) && !/[;&\n]/.test(live.slice(source.index, m.index)));
+  // (`2>&1` and `&>` are redirects, not separators.)
+  const piped = [...live.matchAll(PIPED_TO_SHELL)].find((m) => m.index > source.index && !ownProgram(m[1]!, m[2]!) && !SYNTAX_ONLY.test(m[2]!) && !/[;&\n]/.test(live.slice(source.index, m.index).replace(/\d*>&\d*|&>>?/g, "")));
   const substituted = piped ? undefined : SUBSTITUTED_PROGRAM.exec(live);
   if (!piped && !substituted) return undefined;
   const shown = piped ? `${fetched} | ${piped[1]}` : `${substituted![0].replace(/["']/g, "").trim()}${fetched}...)`;
@@ -294,9 +295,13 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
   for (const m of live.matchAll(PIPED_TO_SHELL)) {
     // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
     if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
-    const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index)).pop() ?? [];
-    const program = basename(feeder[0] ?? "");
-    if (program === "" || /^(?:echo|printf|cat|curl|wget|base64|xxd|openssl|gunzip|zcat|gzip|uudecode|rev|sudo|env)$/.test(program)) continue;
+    // The program feeding it, after its wrappers (`sudo ./gen.sh | sh`) and not counting `2>&1` (the splitter cuts at its `&`).
+    const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index).replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length))).pop() ?? [];
+    let f = 0;
+    while (feeder[f] !== undefined && /^(?:sudo|doas|env|nice|nohup|command|time)$/.test(basename(feeder[f]!))) for (f++; feeder[f]?.startsWith("-") || feeder[f]?.includes("="); ) f++;
+    const program = basename(feeder[f] ?? "");
+    // Echoed text and a file cat hands on are read where they are given.
+    if (program === "" || /^(?:echo|printf|cat)$/.test(program)) continue;
     if (/^[gmn]?awk$/.test(program) || program === "sed") {
       const before = out.length;
       const starts = program === "sed" ? sedInserted(feeder.slice(1)) : feeder.slice(1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => s[1]!.replace(/\\(.)/g, "$1")));
