@@ -1555,6 +1555,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // Not a redirect's words (`< restore.sql` is read below, as a file).
       if (!args.some((a) => SQL_FLAGS.has(a))) pushAll(sql, afterEachOption(args.filter((a, k) => !/^\d?[<>]/.test(a) && !/^\d?[<>]>?$/.test(args[k - 1] ?? "")), SQLITE_VALUES).slice(1));
     }
+    if (/^(?:sqlite3?|duckdb)$/.test(program)) {
+      // `-init F`: a file of SQL and client commands run first, read by its name as `.read F` is.
+      const init = args.findIndex((a) => /^-?-init$/.test(a));
+      if (init >= 0 && isFile(args[init + 1])) pushSqlFile(`${program} -init ${args[init + 1]}`, args[init + 1]!);
+      // `sqlite3 a.sqlar -Acf x`: the archive command, its letters after `-A`.
+      const a = args.findIndex((w) => /^-A[a-zA-Z]*$/.test(w));
+      const archive = a >= 0 && program !== "duckdb" ? sqliteArchive([`-${args[a]!.slice(2)}`, ...args.slice(a + 1)]) : undefined;
+      if (archive) push(archive.effect, `${program} -A ${archive.option}`);
+    }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
     args.forEach((a, k) => {
       const psqlFile = program !== "mysql" && program !== "mariadb";
@@ -1579,6 +1588,26 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */
 const SQLITE_VALUES: ReadonlySet<string> = new Set(["-cmd", "--cmd", "-init", "-separator", "-newline", "-nullvalue", "-vfs", "-mmap", "-maxsize", "-heap", "-lookaside", "-pagecache", "-escape"]);
 
+/** sqlite's archive commands by their letter and long name: `c`reate, `i`nsert, `u`pdate, e`x`tract write, `r`emove destroys (`t`, list, reads). */
+const SQLITE_ARCHIVE: ReadonlyArray<readonly [string, string, Effect]> = [["c", "create", W], ["i", "insert", W], ["u", "update", W], ["x", "extract", W], ["r", "remove", D]];
+
+/**
+ * What sqlite's archive command does with its words (`.ar -cf a.sqlar x`, `.archive
+ * --remove x`, `sqlite3 a.sqlar -Ax`): the command of its option letters (the first word may
+ * give them without a dash, as tar's do) or its long option (any prefix of two letters or
+ * more); a dry run (`-n`, `--dryrun`) changes nothing.
+ */
+function sqliteArchive(words: readonly string[]): { effect: Effect; option: string } | undefined {
+  const letters = words.filter((w, k) => /^-[a-zA-Z]+$/.test(w) || (k === 0 && /^[a-zA-Z]+$/.test(w))).join("");
+  const long = words.filter((w) => /^--[a-z]{2,}$/.test(w)).map((w) => w.slice(2));
+  if (letters.includes("n") || long.some((w) => "dryrun".startsWith(w))) return undefined;
+  for (const [letter, name, effect] of SQLITE_ARCHIVE) {
+    if (letters.includes(letter)) return { effect, option: `-${letter}` };
+    if (long.some((w) => name.startsWith(w))) return { effect, option: `--${name}` };
+  }
+  return undefined;
+}
+
 /** sqlite's dot-commands that change things, by any prefix of three letters or more (`.res` is `.restore`). */
 const SQLITE_DOT: ReadonlyArray<readonly [string, Effect]> = [["restore", D], ["backup", W], ["save", W], ["import", W], ["clone", W]];
 
@@ -1601,6 +1630,13 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
     for (const m of text.matchAll(/(?:^|\n)\s*\.([a-z]{3,})\b/g)) {
       const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));
       if (command) push(command[1], `${program} .${m[1]}`);
+    }
+    // `.log FILE` writes the log to a file (not `off`, `stdout`, `stderr` or a device).
+    for (const m of text.matchAll(/(?:^|\n)\s*\.log[ \t]+(['"]?)([^\s'";]+)\1/g)) if (!/^(?:on|off|stdout|stderr|\/dev\/.*)$/.test(m[2]!)) push(W, `${program} .log ${m[2]}`);
+    // `.archive --create F`, `.ar -x`: an archive in the database changed, or its files written here.
+    for (const m of text.matchAll(/(?:^|\n)\s*\.(ar(?:c(?:h(?:i(?:ve?)?)?)?)?)(?=[ \t]|$)([^\n;]*)/g)) {
+      const archive = sqliteArchive(m[2]!.trim().split(/\s+/).filter(Boolean));
+      if (archive) push(archive.effect, `${program} .${m[1]} ${archive.option}`);
     }
   }
   // `\\o f`, `.output f`, `.once f` write a file (not the terminal: `stdout`, `stderr`, /dev/…); `.output |cmd`, `\\o |cmd` pipe to a command.

@@ -58,7 +58,7 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
 };
 
 /** Functions that change things though a SELECT calls them: by their name, or one that removes. */
-const WRITING_FUNCTION = /\b(pg_terminate_backend|pg_cancel_backend|lo_unlink|pg_drop_replication_slot|setval|pg_reload_conf|dblink_exec|\w*(?:purge|delete|truncate|wipe|erase|destroy)\w*)\s*\(/gi;
+const WRITING_FUNCTION = /\b(pg_terminate_backend|pg_cancel_backend|lo_unlink|pg_drop_replication_slot|setval|pg_reload_conf|dblink_exec|writefile|\w*(?:purge|delete|truncate|wipe|erase|destroy)\w*)\s*\(/gi;
 const WRITING_FUNCTION_CHEAP = new RegExp(WRITING_FUNCTION.source, "i");
 /** A procedure named for removing things: `CALL purge_old_claims()`, `EXEC sp_delete_rows`. */
 const REMOVING_NAME = /(?:^|[._])(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|clean(?:up)?|reset)(?:[._]|$)|^(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|cleanup|reset)/i;
@@ -78,7 +78,7 @@ const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
 export const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
 const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do)\b/i;
-const CHEAP_STRONG = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do|call|exec|execute|vacuum|reindex|cluster|refresh|optimize|rename|load|lock)\b/i;
+const CHEAP_STRONG = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do|call|exec|execute|vacuum|reindex|cluster|refresh|optimize|rename|load|lock|pragma)\b/i;
 /** Statements that only strong context reads: in a `query` argument or prose they are words ("call the API"). */
 const STRONG_ONLY = new Set(["CALL", "EXEC", "EXECUTE", "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "OPTIMIZE", "RENAME", "LOAD", "LOCK"]);
 /** A destructive statement anywhere in a text, strings included (dynamic SQL: `EXECUTE 'DROP TABLE ' || t`). */
@@ -149,7 +149,11 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     // `SELECT pg_terminate_backend(pid)`, `SELECT purge_old_rows()`: a function that changes things, called from a SELECT.
     if (verb === "SELECT" && context === "strong") for (const m of statement.matchAll(WRITING_FUNCTION)) {
       const name = m[1]!.toLowerCase();
-      out.push({ risk: "write", destructive: !/^(?:setval|pg_reload_conf|dblink_exec)$/.test(name), what: `\`SELECT ${name}()\``, ...(name === "dblink_exec" ? { dynamic: true } : {}) });
+      out.push({ risk: "write", destructive: !/^(?:setval|pg_reload_conf|dblink_exec|writefile)$/.test(name), what: `\`SELECT ${name}()\``, ...(name === "dblink_exec" ? { dynamic: true } : {}) });
+    }
+    if (verb === "PRAGMA" && context === "strong") {
+      const pragma = pragmaWrites(statement);
+      if (pragma !== undefined) out.push({ risk: "write", destructive: false, what: `\`PRAGMA ${pragma}\`` });
     }
     // `DO $$ ... $$` runs a block of code whose statements were blanked with the quote.
     if (verb === "DO" && context === "strong") out.push({ risk: "write", destructive: false, what: "`DO` block", dynamic: true });
@@ -157,11 +161,13 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
   }
   if (STRONG_ONLY.has(verb)) {
     if (context !== "strong") return out;
-    // `VACUUM` alone, `VACUUM ANALYZE`: routine upkeep that changes no data; FULL rewrites and locks the table.
-    if (verb === "VACUUM" && !words.some((w) => /^FULL$/i.test(w))) return out;
+    // `VACUUM` alone, `VACUUM ANALYZE`: routine upkeep that changes no data; FULL rewrites and locks the table;
+    // SQLite's `VACUUM INTO 'copy.db'` writes a copy of the database to a file.
+    const into = verb === "VACUUM" && words.some((w) => /^INTO$/i.test(w));
+    if (verb === "VACUUM" && !into && !words.some((w) => /^FULL$/i.test(w))) return out;
     const name = words[k + 1] ?? "";
     const procedure = verb === "CALL" || verb === "EXEC" || verb === "EXECUTE";
-    const shown = verb === "VACUUM" ? "VACUUM FULL" : verb === "REFRESH" ? "REFRESH MATERIALIZED VIEW" : procedure ? `${verb} ${name}` : verb;
+    const shown = verb === "VACUUM" ? (into ? "VACUUM INTO" : "VACUUM FULL") : verb === "REFRESH" ? "REFRESH MATERIALIZED VIEW" : procedure ? `${verb} ${name}` : verb;
     // `CALL get_order_stats()`, `EXEC sp_helpdb`: a procedure named for a look-up, and for nothing
     // else, reads, unless the text hands it a destructive statement (`CALL get_x('DROP TABLE t')`).
     out.push({ risk: "write", destructive: procedure && REMOVING_NAME.test(name), what: `\`${shown}\``, ...(procedure ? { dynamic: true } : {}), ...(procedure && readingProcedure(name) ? { lookUp: true } : {}) });
@@ -191,6 +197,28 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
   const wholeTable = verb === "UPDATE" && !words.some((w) => /^WHERE$/i.test(w));
   out.push({ risk: "write", destructive: spec.destructive || dropsColumn || wholeTable, what: `\`${shown}${dropsColumn ? " ... DROP" : ""}\`` });
   return out;
+}
+
+/**
+ * SQLite's pragmas whose value is kept in the database file (`PRAGMA user_version = 3`,
+ * `journal_mode=WAL`): set, they write it; asked for bare, they read.
+ */
+const PRAGMA_KEPT = new Set(["application_id", "auto_vacuum", "default_cache_size", "encoding", "journal_mode", "legacy_file_format", "page_size", "schema_version", "user_version", "writable_schema"]);
+/** Pragmas that act on the database file whether given an argument or not (`PRAGMA optimize`, `wal_checkpoint(TRUNCATE)`). */
+const PRAGMA_ACTS = new Set(["incremental_vacuum", "optimize", "wal_checkpoint"]);
+/** `PRAGMA [schema.]name`, then `=` or `(` when it is given a value. */
+const PRAGMA_STATEMENT = /^\s*PRAGMA\s+(?:\w+\s*\.\s*)?(\w+)\s*([=(])?/i;
+
+/**
+ * The pragma a `PRAGMA` statement writes the database with, or undefined: the connection's
+ * own settings (`foreign_keys = ON`, `busy_timeout = 5000`) and look-ups (`table_info(t)`,
+ * `integrity_check(10)`, a kept value asked for bare) change nothing in the file.
+ */
+function pragmaWrites(statement: string): string | undefined {
+  const m = PRAGMA_STATEMENT.exec(statement);
+  if (!m) return undefined;
+  const name = m[1]!.toLowerCase();
+  return PRAGMA_ACTS.has(name) || (PRAGMA_KEPT.has(name) && m[2] !== undefined) ? name : undefined;
 }
 
 /** The text inside the parentheses when `statement` is one parenthesised group, else undefined. */

@@ -1423,3 +1423,52 @@ describe("red team of 397ce31: pipes into a shell only where a shell runs them, 
     expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
   });
 });
+
+describe("migrators from images and module paths, split awk strings, sftp from printf and groups, sqlite writes (passed the gate at 0710552)", () => {
+  it.each([
+    // sqlite: a copy of the database written, a file written from SQL, a log file, an archive changed, a setting kept in the file, a script run first.
+    ["sqlite3 app.db \"VACUUM INTO '/backups/app.db'\"", "write", false, "`sqlite3 VACUUM INTO`"],
+    ["echo \"VACUUM main INTO 'copy.db'\" | sqlite3 app.db", "write", false, "`| sqlite3 VACUUM INTO`"],
+    ["sqlite3 app.db \"SELECT writefile('/tmp/blob.bin', data) FROM files WHERE id = 1\"", "write", false, "`sqlite3 SELECT writefile()`"],
+    ["sqlite3 app.db '.log /var/log/app-sql.log' 'SELECT 1'", "write", false, "`sqlite3 .log /var/log/app-sql.log`"],
+    ["sqlite3 app.db '.archive --create notes.txt'", "write", false, "`sqlite3 .archive --create`"],
+    ["sqlite3 app.db '.ar -cf notes.sqlar notes.txt'", "write", false, "`sqlite3 .ar -c`"],
+    ["sqlite3 notes.sqlar '.ar -u notes.txt'", "write", false, "`sqlite3 .ar -u`"],
+    ["sqlite3 notes.sqlar '.ar --insert notes.txt'", "write", false, "`sqlite3 .ar --insert`"],
+    ["sqlite3 notes.sqlar '.ar -r old.txt'", "write", true, "`sqlite3 .ar -r`"],
+    ["sqlite3 notes.sqlar '.ar -x'", "write", false, "`sqlite3 .ar -x`"],
+    ["sqlite3 notes.sqlar -Acv docs/", "write", false, "`sqlite3 -A -c`"],
+    ["sqlite3 app.db 'PRAGMA journal_mode=DELETE'", "write", false, "`sqlite3 PRAGMA journal_mode`"],
+    ["sqlite3 app.db 'PRAGMA user_version = 3'", "write", false, "`sqlite3 PRAGMA user_version`"],
+    ["sqlite3 app.db 'PRAGMA main.application_id = 42'", "write", false, "`sqlite3 PRAGMA application_id`"],
+    ["sqlite3 app.db 'PRAGMA wal_checkpoint(TRUNCATE)'", "write", false, "`sqlite3 PRAGMA wal_checkpoint`"],
+    ["sqlite3 app.db 'PRAGMA optimize'", "write", false, "`sqlite3 PRAGMA optimize`"],
+    ["sqlite3 -init setup.sql app.db", "write", false, "`sqlite3 -init setup.sql`"],
+    ["sqlite3 -init purge_old_rows.sql app.db .quit", "write", true, "`sqlite3 -init purge_old_rows.sql`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "sqlite3 app.db 'PRAGMA table_info(users)'",
+    "sqlite3 app.db 'PRAGMA user_version'",
+    "sqlite3 app.db 'PRAGMA journal_mode'",
+    "sqlite3 app.db 'PRAGMA integrity_check(10)'",
+    "sqlite3 app.db 'PRAGMA foreign_keys = ON' 'SELECT count(*) FROM orders'",
+    "sqlite3 app.db 'PRAGMA busy_timeout=5000' 'SELECT 1'",
+    "sqlite3 app.db 'VACUUM'",
+    "sqlite3 app.db \"SELECT readfile('notes.txt')\"",
+    "sqlite3 app.db '.log stderr' 'SELECT 1'",
+    "sqlite3 app.db '.log off'",
+    "sqlite3 notes.sqlar '.ar -t'",
+    "sqlite3 notes.sqlar '.ar --list --verbose'",
+    "sqlite3 notes.sqlar '.ar -cn notes.txt'",
+    "sqlite3 notes.sqlar -Atv",
+    "sqlite3 -init /dev/null app.db 'SELECT 1'",
+    "sqlite3 -init report_queries.sql app.db",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
