@@ -1001,6 +1001,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     // `clickhouse client --query …`: the client as one program.
     else if (basename(w) === "clickhouse" && words[i + 1] === "client") words.splice(i, 2, "clickhouse client");
+    // `go run -tags postgres github.com/golang-migrate/migrate/v4/cmd/migrate … down`, `go run ./cmd/purge`: the command it builds, run.
+    else if (basename(w) === "go" && words[i + 1] === "run") {
+      const k = afterOptionsAt(words, i + 2, GO_BUILD_VALUES);
+      // `go run -n`: the build's commands printed, nothing run.
+      if (words[k] === undefined || words.slice(i + 2, k).includes("-n")) return;
+      words[k] = goCommand(words[k]!);
+      i = k;
+    }
     else break;
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
@@ -1150,6 +1158,17 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
       if (!verb || DOCKER_READ.has(verb)) return;
       if (verb === "push") return push(X, `${program} push`);
+      // `docker run --rm migrate/migrate -path=/m -database "$DB" down`: the image of a tool runs that tool, read as it is.
+      const tool = verb === "run" && depth < MAX_DEPTH ? toolImageRun(args) : undefined;
+      if (tool) {
+        const inner: CommandEffect[] = [];
+        commandEffect(tool.words, inner, depth + 1, line);
+        if (production !== undefined) for (const e of inner) e.production ??= production;
+        pushAll(out, inner);
+        // Without `--rm` the stopped container is kept.
+        if (!tool.removed) push(W, `${program} run`);
+        return;
+      }
       return push(DOCKER_DESTRUCTIVE.has(verb) ? D : W, `${program} ${verb === s0 ? s0 : `${s0} ${verb}`}`);
     }
     case "aws":
@@ -1583,6 +1602,55 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
   if (LOCAL_WRITES.has(program)) return push(W, program);
+}
+
+/** `go build`'s options that take a value, which `go run` takes before the package (`-tags postgres`; `-tags=postgres` is one word). */
+const GO_BUILD_VALUES: ReadonlySet<string> = new Set(["-tags", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-mod", "-modfile", "-p", "-pkgdir", "-toolexec", "-exec", "-C", "-buildmode", "-compiler", "-installsuffix", "-overlay", "-pgo", "-covermode", "-coverpkg"].flatMap((f) => [f, `-${f}`]));
+
+/**
+ * The command `go run` builds from `pkg`, as a path the reader reads as a script by path:
+ * named by the package's last element (`…/cmd/migrate@v4.17.0` is `migrate`, a major version
+ * `…/goose/v3` is not a name) or by the Go file (`./scripts/cleanup.go`).
+ */
+function goCommand(pkg: string): string {
+  const path = pkg.replace(/@[^/@]*$/, "").replace(/\/+$/, "").replace(/\/v\d+$/, "");
+  return path.includes("/") ? path : `./${path}`;
+}
+
+/** Images whose entrypoint is a tool the reader knows (Docker Hub's names; a registry, a tag or a digest aside). */
+const TOOL_IMAGES: Readonly<Record<string, string>> = lookup({
+  "migrate/migrate": "migrate",
+  "flyway/flyway": "flyway",
+  "redgate/flyway": "flyway",
+  "liquibase/liquibase": "liquibase",
+  liquibase: "liquibase",
+  "amacneil/dbmate": "dbmate",
+});
+
+/** `docker run`'s options that take a value (`--name=x` is one word). */
+const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation"]);
+
+/**
+ * `docker run [options] IMAGE args` (or `docker container run`) of a tool's own image: the
+ * tool's words (`migrate/migrate -path=/m down` is `migrate -path=/m down`) and whether the
+ * container is removed after (`--rm`). Undefined for any other image, or when `--entrypoint`
+ * runs something else; an option misread only leaves the run read as `docker run`.
+ */
+function toolImageRun(args: readonly string[]): { words: string[]; removed: boolean } | undefined {
+  let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
+  if (args[k] === "container") k++;
+  if (args[k] !== "run") return undefined;
+  let removed = false;
+  for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) ? 2 : 1) {
+    if (/^--entrypoint(?:=|$)/.test(args[k]!)) return undefined;
+    if (args[k] === "--rm") removed = true;
+  }
+  const image = args[k];
+  if (image === undefined) return undefined;
+  // `docker.io/migrate/migrate:v4`, `ghcr.io/amacneil/dbmate@sha256:…`: the name without its registry, tag and digest.
+  const name = image.replace(/@.*$/, "").replace(/:[^/]*$/, "").replace(/^[^/]*[.:][^/]*\/|^localhost\//, "").replace(/^library\//, "");
+  const tool = TOOL_IMAGES[name];
+  return tool === undefined ? undefined : { words: [tool, ...args.slice(k + 1)], removed };
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */

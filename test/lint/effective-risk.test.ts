@@ -1426,6 +1426,40 @@ describe("red team of 397ce31: pipes into a shell only where a shell runs them, 
 
 describe("migrators from images and module paths, split awk strings, sftp from printf and groups, sqlite writes (passed the gate at 0710552)", () => {
   it.each([
+    // A migrator run from its Docker image (the image's entrypoint is the tool) or built from its module path by `go run`: read as the tool.
+    ['docker run --rm migrate/migrate -path=/m -database "$DB" down', "write", true, "`migrate down`"],
+    ['docker run --rm -v "$PWD/migrations:/m" --network host migrate/migrate:v4.17.0 -path=/m -database "$DB" drop -f', "write", true, "`migrate drop`"],
+    ['podman run --rm -i docker.io/migrate/migrate -source file:///m -database "$DB" down 1', "write", true, "`migrate down`"],
+    ["docker run --rm flyway/flyway -url=jdbc:postgresql://db/app clean", "write", true, "`flyway clean`"],
+    ['docker run --rm ghcr.io/amacneil/dbmate:2 -u "$DATABASE_URL" rollback', "write", true, "`dbmate rollback`"],
+    ['go run github.com/golang-migrate/migrate/v4/cmd/migrate -path m -database "$DB" down', "write", true, "`migrate down`"],
+    ['go run -tags postgres github.com/golang-migrate/migrate/v4/cmd/migrate -path m -database "$DB" down', "write", true, "`migrate down`"],
+    ["go run -tags 'postgres mysql' github.com/golang-migrate/migrate/v4/cmd/migrate@v4.17.0 -path m -database \"$DB\" drop -f", "write", true, "`migrate drop`"],
+    ["go run -mod=mod github.com/pressly/goose/v3/cmd/goose -dir m postgres \"$DB\" reset", "write", true, "`goose reset`"],
+    // A command built from the module's own tree, or a Go file, is read by its name as a script by path is.
+    ["go run ./cmd/purge-sessions --older-than 30d", "write", true, "`purge-sessions`"],
+    ["go run scripts/cleanup_uploads.go", "write", true, "`cleanup_uploads.go`"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "docker run --rm migrate/migrate -version",
+    'docker run --rm migrate/migrate -path=/m -database "$DB" version',
+    "docker run --rm flyway/flyway -url=jdbc:postgresql://db/app info",
+    'go run github.com/golang-migrate/migrate/v4/cmd/migrate -path m -database "$DB" version',
+    "go run -n github.com/golang-migrate/migrate/v4/cmd/migrate -path m down",
+    "go run ./cmd/report --dry-run",
+    "go run ./cmd/stats-report",
+    "go run .",
+    "go version",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it.each([
     // sqlite: a copy of the database written, a file written from SQL, a log file, an archive changed, a setting kept in the file, a script run first.
     ["sqlite3 app.db \"VACUUM INTO '/backups/app.db'\"", "write", false, "`sqlite3 VACUUM INTO`"],
     ["echo \"VACUUM main INTO 'copy.db'\" | sqlite3 app.db", "write", false, "`| sqlite3 VACUUM INTO`"],
