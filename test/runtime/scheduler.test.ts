@@ -198,6 +198,32 @@ inputs: { n: { type: number } }
     expect(lines(ws, "calls.log")).toEqual(["echo:s0", "echo:s1", "echo:s2"]);
   });
 
+  it("calls a tool only once every record on file, the one that marked its step running too, is durable (a chain, then a fan-out)", async () => {
+    const { ws } = setup();
+    const tools = writeFile(ws, "probe.mjs", `export default { probe: { risk: "read", run: (args, ctx) => { globalThis.__planspecProbe(ctx.stepId); return { i: args.i }; } } };\n`);
+    const chain = Array.from({ length: 4 }, (_, i) => `  c${i}: { kind: analyze, goal: chain ${i}, tool: probe, with: { i: ${i} }${i ? `, needs: [c${i - 1}]` : ""} }\n`).join("");
+    const fan = Array.from({ length: 6 }, (_, i) => `  f${i}: { kind: analyze, goal: fan ${i}, tool: probe, with: { i: ${i} }, needs: [c3] }\n`).join("");
+    const join_ = `  j: { kind: analyze, goal: join, tool: probe, with: { i: 0 }, needs: [${Array.from({ length: 6 }, (_, i) => `f${i}`).join(", ")}] }\n`;
+    const durable: number[] = [];
+    const calls: Array<{ step: string; onFile: number; status: string | undefined; durable: number | undefined }> = [];
+    const dir = join(ws, "run");
+    (globalThis as { __planspecProbe?: (step: string) => void }).__planspecProbe = (step) => {
+      const state = readState(dir);
+      calls.push({ step, onFile: state.stateVersion, status: state.nodes[step]?.status, durable: durable.at(-1) });
+    };
+    try {
+      const r = await startRun({ plan: plan(head("probe: { risk: read }") + chain + fan + join_), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 3, afterStateWrite: (v) => durable.push(v) });
+      expect(r.outcome.status).toBe("done");
+    } finally {
+      delete (globalThis as { __planspecProbe?: unknown }).__planspecProbe;
+    }
+    expect(calls.map((c) => c.step).sort()).toEqual(["c0", "c1", "c2", "c3", "f0", "f1", "f2", "f3", "f4", "f5", "j"]);
+    for (const c of calls) {
+      // What a reader finds on file names the step running, and no record on file is still waiting for its sync.
+      expect(c, c.step).toMatchObject({ status: "running", durable: c.onFile });
+    }
+  });
+
   it("a run whose outputs all fit in the state makes no artifacts directory; the first longer output makes it", async () => {
     const { ws, tools } = setup();
     const small = await startRun({ plan: plan(head("echo: { risk: read }") + "  s0: { kind: analyze, goal: echo, tool: echo, with: { i: 1 } }\n"), cwd: ws, inputs: {}, toolModules: [tools], runDir: "small" });
