@@ -175,9 +175,15 @@ function awkCommands(name: string, program: string, assigned: readonly string[],
   }
   const built = AWK_BUILT.exec(program);
   if (shell === undefined && !built) return;
-  // A shell at the end of a pipe, or a command line built in a variable: the strings start the commands; with none, the input's lines are them.
-  if (strings.some((t) => t.trim() !== "")) for (const t of strings) out.push(...commandEffects(t, depth + 1));
-  else out.push({ risk: "write", destructive: true, what: `\`${name} ${shell !== undefined ? `| "${shell}"` : built![0].trim()}\` (code the plan does not show)` });
+  // A shell at the end of a pipe, or a command line built in a variable: the strings start the commands, and so does what
+  // each print to that shell starts its line with (`print "r" "m " $1 | "sh"`); with none, or a line that starts with a
+  // field or a variable (`print $1 " -rf x" | "sh"`), the input's lines or the program's values are them.
+  const prints = shell === undefined ? [] : awkPrints(program).filter((p) => p.to === `| ${shell}`);
+  const starts = [...new Set([...strings, ...prints.map((p) => p.start)])];
+  const before = out.length;
+  if (starts.some((t) => t.trim() !== "")) for (const t of starts) out.push(...commandEffects(t, depth + 1));
+  if (out.length === before && (!starts.some((t) => t.trim() !== "") || prints.some((p) => p.open && p.start.trim() === "")))
+    out.push({ risk: "write", destructive: true, what: `\`${name} ${shell !== undefined ? `| "${shell}"` : built![0].trim()}\` (code the plan does not show)` });
 }
 
 /** nmcli's objects and their verbs in the order it matches a prefix against them (`c m` is `connection modify`, `d s` is `device status`). */
@@ -306,29 +312,243 @@ function liveText(text: string): string {
 /**
  * Lines another program writes into a shell or an interpreter reading stdin (`find … | awk
  * '{ print "rm " $0 }' | sh`, `ls | sed 's/^/rm /' | bash`, `./list.sh | bash`): awk's
- * strings and sed's replacements are the starts of the commands, read as such; any other
- * program's output is code the plan does not show. Echoed text and a file cat hands on
- * are read where they are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
+ * strings and what its prints start their lines with, sed's replacements, and the words
+ * echo or printf prints for xargs (`xargs -I{} echo rm {}`) are the starts of the commands,
+ * read as such; any other program's output, or a line that starts with what the input holds,
+ * is code the plan does not show. Echoed text and a file cat hands on are read where they
+ * are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
  */
 function generatedForShell(text: string, live: string, out: CommandEffect[], depth: number): void {
   for (const m of live.matchAll(PIPED_TO_SHELL)) {
     // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
     if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
     // The program feeding it, after its wrappers (`sudo ./gen.sh | sh`) and not counting `2>&1` (the splitter cuts at its `&`).
-    const feeder = splitCommands(text.slice(Math.max(0, m.index - READER_SPAN), m.index).replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length))).pop() ?? [];
-    const f = afterWrappers(feeder);
+    const from = Math.max(0, m.index - READER_SPAN);
+    const feeder = splitCommands(bracesQuoted(text.slice(from, m.index), live.slice(from, m.index)).replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length))).pop() ?? [];
+    let f = afterWrappers(feeder);
+    // `xargs -I{} echo rm {}`: the program xargs runs writes the lines.
+    const xargs = basename(feeder[f] ?? "") === "xargs";
+    if (xargs) for (f++; feeder[f]?.startsWith("-"); ) f += WRAPPER_VALUES.xargs!.test(feeder[f]!) ? 2 : 1;
     const program = basename(feeder[f] ?? "");
     // Echoed text and a file cat hands on are read where they are given.
-    if (program === "" || /^(?:echo|printf|cat)$/.test(program)) continue;
-    if (/^[gmn]?awk$/.test(program) || program === "sed") {
-      const before = out.length;
-      const starts = program === "sed" ? sedInserted(feeder.slice(f + 1)) : feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => unescaped(s[1]!)));
+    if (program === "" || (!xargs && /^(?:echo|printf|cat)$/.test(program))) continue;
+    const before = out.length;
+    let starts: string[] | undefined;
+    let open = false;
+    if (xargs && (program === "echo" || program === "printf")) {
+      const printed = printedText(program, feeder.slice(f + 1));
+      starts = printed === undefined ? [] : [printed];
+      // A line that starts with the input (`xargs -I{} echo {} --force`, `xargs printf '%s\n'`).
+      const replaced = xargsReplaced(feeder.slice(0, f));
+      open = printed === undefined || printed.trim() === "" || (replaced !== undefined && (/^\s*(\S*)/.exec(printed)![1]!.includes(replaced)));
+    } else if (/^[gmn]?awk$/.test(program)) {
+      const prints = feeder.slice(f + 1).flatMap((a) => awkPrints(a)).filter((p) => p.to === undefined);
+      starts = [...new Set([...feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => unescaped(s[1]!))), ...prints.map((p) => p.start)])];
+      open = prints.some((p) => p.open && p.start.trim() === "");
+    } else if (program === "sed") starts = sedInserted(feeder.slice(f + 1));
+    if (starts !== undefined) {
       for (const start of starts) out.push(...commandEffects(start, depth + 1));
-      if (starts.some((t) => t.trim() !== "") || out.length > before) continue;
+      if (out.length > before || (!open && starts.some((t) => t.trim() !== ""))) continue;
     }
     const shown = `${feeder.join(" ").slice(0, 40)} | ${m[1]}`;
     out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
   }
+}
+
+/** A command line's unquoted `{}` (xargs' and find's place for the input) quoted, so the splitter keeps it a word and not a group's braces (`live`: the text as a shell runs it, offsets kept). */
+function bracesQuoted(text: string, live: string): string {
+  return text.includes("{}") ? text.replace(/\{\}/g, (b, at: number) => (live.startsWith("{}", at) ? "'{}'" : b)) : text;
+}
+
+/** The text xargs replaces with each input line (`-I{}`, `-I %`, `--replace=R`; `-i` alone: `{}`), among its options `words`, if it is given one. */
+function xargsReplaced(words: readonly string[]): string | undefined {
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    if (w === "-I") return words[k + 1];
+    if (/^-[Ii]./.test(w)) return w.slice(2);
+    if (/^--replace=./.test(w)) return w.slice(10);
+    if (w === "-i" || w === "--replace") return "{}";
+  }
+  return undefined;
+}
+
+/** How awk prints a line: what it starts with as far as the program shows it, whether more follows that it does not (`$0`, a variable), and where it goes (`>` a file, `|` a command; none: the output). */
+interface AwkPrint {
+  start: string;
+  open: boolean;
+  to?: string;
+}
+
+/** A token of an awk program: a string (its escapes undone), a word (a name, a number, `$0`) or one other character. */
+interface AwkToken {
+  kind: "string" | "word" | "mark";
+  text: string;
+}
+
+/** awk's escapes in a string: `\n`, `\t` and the character itself for any other. */
+const AWK_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r" });
+
+/** After these marks (or at the start) a `/` opens a regular expression, not a division. */
+const OPERAND_BEFORE = /^[(,{};!~&|\n]$/;
+
+/** An awk program's tokens in one pass: regular expressions and comments dropped, blanks between tokens skipped. */
+function awkTokens(program: string): AwkToken[] {
+  const out: AwkToken[] = [];
+  for (let i = 0; i < program.length; i++) {
+    const c = program[i]!;
+    const last = out[out.length - 1];
+    if (c === '"') {
+      let text = "";
+      let j = i + 1;
+      for (; j < program.length && program[j] !== '"'; j++) text += program[j] === "\\" ? (AWK_ESCAPES[program[++j] ?? ""] ?? program[j] ?? "") : program[j];
+      out.push({ kind: "string", text });
+      i = j;
+    } else if (c === "#") {
+      const nl = program.indexOf("\n", i);
+      i = nl < 0 ? program.length : nl - 1;
+    } else if (c === "/" && (last === undefined || (last.kind === "mark" && OPERAND_BEFORE.test(last.text)))) {
+      let j = i + 1;
+      while (j < program.length && program[j] !== "/" && program[j] !== "\n") j += program[j] === "\\" ? 2 : 1;
+      i = j;
+    } else if (/[\w$]/.test(c)) {
+      let j = i + 1;
+      while (j < program.length && /[\w$.]/.test(program[j]!)) j++;
+      out.push({ kind: "word", text: program.slice(i, j) });
+      i = j - 1;
+    } else if (c === "\\" && program[i + 1] === "\n") i++;
+    else if (!/[ \t\r]/.test(c)) out.push({ kind: "mark", text: c });
+  }
+  return out;
+}
+
+/**
+ * Each print and printf of an awk program (one pass over its tokens, a statement at a time):
+ * the strings it writes side by side, which awk joins (`print "r" "m " $0` starts `rm `), or
+ * printf's format filled with the strings given for it, up to the first field or variable.
+ */
+function awkPrints(program: string): AwkPrint[] {
+  if (!program.includes("print")) return [];
+  const tokens = awkTokens(program);
+  const out: AwkPrint[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.kind !== "word" || (t.text !== "print" && t.text !== "printf")) continue;
+    // The statement ends at `;`, `}` or a line's end outside parentheses; a `>` or `|` there sends it elsewhere.
+    let end = k + 1;
+    let redirect = -1;
+    for (let depth = 0; end < tokens.length; end++) {
+      const u = tokens[end]!;
+      if (u.kind !== "mark") continue;
+      if (u.text === "(") depth++;
+      else if (u.text === ")") depth--;
+      else if (depth <= 0 && /^[;}\n]$/.test(u.text)) break;
+      else if (depth <= 0 && redirect < 0 && (u.text === ">" || u.text === "|")) redirect = end;
+    }
+    const items = tokens.slice(k + 1, redirect < 0 ? end : redirect);
+    const to = redirect < 0 ? undefined : `${tokens[redirect]!.text} ${tokens[redirect + 1]?.text ?? ""}`;
+    out.push({ ...(t.text === "print" ? printStart(items) : printfStart(items)), ...(to !== undefined && !/^> \/dev\/stdout$/.test(to) ? { to } : {}) });
+    k = end;
+  }
+  return out;
+}
+
+/** What `print a, b c` starts its line with: strings side by side joined, `,` a space, up to the first item that is not a string. */
+function printStart(items: readonly AwkToken[]): { start: string; open: boolean } {
+  let start = "";
+  let k = items[0]?.text === "(" ? 1 : 0;
+  for (; k < items.length; k++) {
+    const t = items[k]!;
+    if (t.kind === "string") start += t.text;
+    else if (t.text === ",") start += " ";
+    else break;
+  }
+  // A bare `print` prints the input's line.
+  return { start, open: items.length === 0 || (k < items.length && items[k]!.text !== ")") };
+}
+
+/** What `printf fmt, a, b` starts its line with: the format, its conversions filled with the arguments that are strings, up to the first that is not. */
+function printfStart(items: readonly AwkToken[]): { start: string; open: boolean } {
+  const [format, ...args] = awkArguments(items);
+  return format === undefined ? { start: "", open: true } : formatted(format, args);
+}
+
+/** The comma-separated expressions of a print (in parentheses or not): the text of each that is only strings side by side, undefined for any other. */
+function awkArguments(items: readonly AwkToken[]): (string | undefined)[] {
+  const bracketed = items[0]?.text === "(" && items[items.length - 1]?.text === ")";
+  const list = bracketed ? items.slice(1, -1) : items;
+  const out: (string | undefined)[] = [];
+  let value: string | undefined = "";
+  let empty = true;
+  for (let k = 0, depth = 0; k <= list.length; k++) {
+    const t = list[k];
+    if (t === undefined || (depth === 0 && t.kind === "mark" && t.text === ",")) {
+      out.push(empty ? undefined : value);
+      value = "";
+      empty = true;
+      continue;
+    }
+    if (t.kind === "mark" && t.text === "(") depth++;
+    else if (t.kind === "mark" && t.text === ")") depth--;
+    empty = false;
+    value = t.kind === "string" && value !== undefined && depth === 0 ? value + t.text : undefined;
+  }
+  return out;
+}
+
+/** A printf format with its conversions filled from `args` (missing ones empty), up to the first argument the text does not show. */
+function formatted(format: string, args: readonly (string | undefined)[]): { start: string; open: boolean } {
+  let start = "";
+  let next = 0;
+  for (const m of format.matchAll(/%%|%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|[^%]+|%/g)) {
+    if (m[0] === "%%") start += "%";
+    else if (!/^%./.test(m[0]) || m[0] === "%") start += m[0];
+    else {
+      const value = next < args.length ? args[next] : "";
+      next++;
+      if (value === undefined) return { start, open: true };
+      start += value;
+    }
+  }
+  return { start, open: false };
+}
+
+/** Shell escapes printf (and `echo -e`) undoes: `\n`, `\t`, `\\`, a quote. */
+const SHELL_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", a: "", b: "", f: "", v: "", e: "" });
+
+/** Text with the shell's backslash escapes undone (printf's format and `%b`, `echo -e`). */
+function shellEscapes(text: string): string {
+  return text.includes("\\") ? text.replace(/\\(.)/gs, (e, c: string) => SHELL_ESCAPES[c] ?? e) : text;
+}
+
+/**
+ * What `echo …` or `printf FORMAT ARGS…` (its words after the program) writes: echo's
+ * words and a newline (`-n`: none; `-e`: escapes undone); printf's format filled with the
+ * arguments, again while any are left, as a shell's printf does. Undefined when the text
+ * would be longer than many times the words (a format repeated for thousands of arguments):
+ * too long to read, it is not read as commands.
+ */
+function printedText(program: "echo" | "printf", words: readonly string[]): string | undefined {
+  if (program === "echo") {
+    let k = 0;
+    while (/^-[neE]+$/.test(words[k] ?? "")) k++;
+    const flags = words.slice(0, k).join("");
+    const text = words.slice(k).join(" ");
+    return (flags.includes("e") ? shellEscapes(text) : text) + (flags.includes("n") ? "" : "\n");
+  }
+  const k = words[0] === "--" ? 1 : 0;
+  const format = words[k];
+  if (format === undefined) return undefined;
+  const args = words.slice(k + 1);
+  const budget = 16 * words.reduce((n, w) => n + w.length + 1, 0) + 4096;
+  const conversions = (format.match(/%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]/g) ?? []).length;
+  let text = "";
+  // Once with no arguments; else again while arguments are left (a format with no conversions uses none).
+  for (let used = 0; used === 0 || (conversions > 0 && used < args.length); used += Math.max(conversions, 1)) {
+    text += formatted(shellEscapes(format), args.slice(used, used + conversions)).start;
+    if (text.length > budget) return undefined;
+    if (conversions === 0) break;
+  }
+  return text;
 }
 
 /** The text sed puts at the start of its output lines: the replacements of its `s/^…/` commands (`s/^/rm /`), the text of `i\` and `a\`. */

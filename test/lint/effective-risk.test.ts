@@ -1460,6 +1460,38 @@ describe("migrators from images and module paths, split awk strings, sftp from p
   });
 
   it.each([
+    // awk joins strings written side by side, and printf fills its format: the line a shell runs starts with what they make.
+    ["ls | awk '{print \"r\" \"m \" $0}' | sh", "write", true, "`rm`"],
+    ["ls *.tmp | awk '{ printf \"%s%s -f %s\\n\", \"r\", \"m\", $0 }' | sh", "write", true, "`rm -f`"],
+    ["awk '{ print \"r\" \"m -f \" $1 | \"sh\" }' stale.txt", "write", true, "`rm -f`"],
+    // A line that starts with a field or a variable: the command is the input's or the program's, code the plan does not show.
+    ["awk '{ print $1 \" -rf /srv/cache\" | \"sh\" }' jobs.txt", "write", true, "`awk | \"sh\"` (code the plan does not show)"],
+    ["ls | awk '{ c = \"r\"; print c \"m \" $0 }' | sh", "write", true, "`awk { c = \"r\"; print c \"m \" $0 } | sh` (code the plan does not show)"],
+    ["cut -d, -f1 jobs.csv | awk '{ print $1 \" -rf /srv/cache\" }' | sh", "write", true, "`awk { print $1 \" -rf /srv/cache\" } | sh` (code the plan does not show)"],
+    // xargs running echo or printf: the words echoed start the lines the shell runs.
+    ["find . -name '*.tmp' | xargs -I{} echo rm {} | sh", "write", true, "`rm`"],
+    ["find . -name '*.tmp' | xargs -I {} printf 'rm -f %s\\n' {} | bash", "write", true, "`rm -f`"],
+    ["ls | xargs -n1 echo rm -f | sh", "write", true, "`rm -f`"],
+    ["find . -name '*.sh' | xargs -I{} echo {} --force | sh", "write", true, "`xargs -I{} echo {} --force | sh` (code the plan does not show)"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "ls | awk '{print \"l\" \"s -l \" $0}' | sh",
+    "ls | awk '{ printf \"%s -l %s\\n\", \"ls\", $0 }' | sh",
+    "awk '{ print \"l\" \"s -l \" $1 | \"sh\" }' dirs.txt",
+    "awk '{ print \"r\" \"m \" $0 }' files.txt",
+    "find . -name '*.log' | xargs -I{} echo wc -l {} | sh",
+    "ls | xargs echo ls -l | sh",
+    "find . -name '*.tmp' | xargs -I{} echo rm {}",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it.each([
     // sqlite: a copy of the database written, a file written from SQL, a log file, an archive changed, a setting kept in the file, a script run first.
     ["sqlite3 app.db \"VACUUM INTO '/backups/app.db'\"", "write", false, "`sqlite3 VACUUM INTO`"],
     ["echo \"VACUUM main INTO 'copy.db'\" | sqlite3 app.db", "write", false, "`| sqlite3 VACUUM INTO`"],
@@ -1504,5 +1536,14 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     "sqlite3 -init report_queries.sql app.db",
   ])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
+  });
+
+  it("stays linear on long awk programs printing to a shell, and chains of xargs", () => {
+    expect(commandEffects(`awk '{ print ${'"a" '.repeat(40000)}$1 | "sh" }'`)).toEqual([]);
+    expect(new Set(commandEffects(`awk '${'print "a" | "sh"; '.repeat(30000)}print "rm " $1 | "sh"'`).map((e) => e.what))).toEqual(new Set(["`rm`"]));
+    expect(commandEffects(`awk '{ printf "${"%s".repeat(30000)}\\n", ${'"a", '.repeat(30000)}$1 | "sh" }'`)).toEqual([]);
+    expect(commandEffects(`awk '${"print $1 ".repeat(30000)}| "sh"'`).map((e) => e.what)).toEqual(['`awk | "sh"` (code the plan does not show)']);
+    expect(commandEffects(`awk '${"((".repeat(30000)}print "rm " $1 | "sh"'`).map((e) => e.what)).toEqual(["`rm`"]);
+    expect(commandEffects(`${"ls | xargs echo ".repeat(20000)}| sh`).length).toBeLessThan(3);
   });
 });
