@@ -4,7 +4,7 @@
  *
  *   npm run build && node bench/journal.mjs [--sizes 50,200,800,3000] [--reps 3] [--long 10000,100000]
  *     [--fan 1000] [--concurrency 16] [--big 100000] [--big-dir DIR] [--big-tool tiny|medium] [--max-build 600]
- *     [--no-peer] [--no-strace] [--planspec DIR] [--json out.json]
+ *     [--steady 3] [--no-peer] [--no-strace] [--planspec DIR] [--json out.json]
  *
  * - Linear plans at each of --sizes, interleaved per round with the LangGraph peer in both
  *   durability modes (lib/runtime-peer.mjs PEER_MODES), medians of --reps rounds (1 round at
@@ -13,6 +13,9 @@
  *   every planspec run, and judged against the net ms/step (net of a 1-step run in the same
  *   round); the net CPU ms/step the same way (process.cpuUsage: every thread of the process);
  *   bytes written per step from /proc/self/io around each run.
+ * - --steady N: N more rounds of every --sizes size, round-robin, planspec only, after the
+ *   rounds above: the per-step cost once the JIT is warm and no peer's garbage is in the
+ *   process, and its flatness (with the --long sizes), reported beside the figures above.
  * - --long: planspec-only sizes (one run each, timed and reported); skipped when the sizes
  *   already measured predict more than --max-build seconds.
  * - Syncs per step: strace of whole-process `planspec run` (lib/syscalls.mjs) at each size, of
@@ -46,6 +49,8 @@ const list = (s) => (s && s !== "none" ? s.split(",").map(Number).filter((n) => 
 const SIZES = list(argOf("sizes", "50,200,800,3000"));
 const LONG = list(argOf("long", ""));
 const REPS = Number(argOf("reps", "3"));
+// Rounds of the steady-state pass (every size again, warm, without the peer); 0: none.
+const STEADY = Number(argOf("steady", "3"));
 const FAN = Number(argOf("fan", "1000"));
 const CONCURRENCY = Number(argOf("concurrency", "16"));
 const BIG = list(argOf("big", "100000"))[0] ?? 0;
@@ -190,6 +195,19 @@ function summarise(n, runs, rounds, loadBefore) {
   };
 }
 
+// ---- Steady state: the same sizes again, warm, planspec only --------------------------------
+// The rounds above run each size once its turn comes, beside the peer: the 50-step runs come
+// first, while the JIT is still compiling the step's code, and after the peer's runs, whose
+// garbage a planspec run may collect. Round-robin over the sizes here, none of that: what a
+// step costs once warm, at each size (does it grow with the run's size?).
+report.steady = [];
+if (STEADY > 0) {
+  const rounds = Object.fromEntries(SIZES.map((n) => [n, []]));
+  for (let r = 0; r < STEADY; r++) for (const n of SIZES) rounds[n].push(await linearRound(n));
+  for (const n of SIZES) report.steady.push(summarise(n, rounds[n], STEADY, load()));
+  log(`steady: ${JSON.stringify(report.steady.map((r) => [r.n, r.netPerStep]))}`);
+}
+
 // ---- Long linear runs, planspec only -----------------------------------------------------
 let bigDir = BIG_DIR ? resolve(BIG_DIR) : undefined;
 const bigReady = () => bigDir !== undefined && existsSync(join(bigDir, "state.json"));
@@ -226,8 +244,8 @@ if (STRACE_ON) {
   log(`syncs: ${JSON.stringify(report.syncs)} peer ${JSON.stringify(report.peerSyncs)}`);
 }
 
-// ---- Fan-out 1 -> FAN -> 1 -----------------------------------------------------------------
-{
+// ---- Fan-out 1 -> FAN -> 1 (--fan 0: none) ------------------------------------------------
+if (FAN > 0) {
   const steps = FAN + 2;
   const loadBefore = load();
   const runs = [];
@@ -298,6 +316,17 @@ out.push(
   ),
 );
 for (const r of report.long.filter((r) => r.skipped)) out.push("", `${r.n} steps: not run, ${r.skipped}.`);
+if (report.steady.length) {
+  out.push(
+    "",
+    `Steady state: the same sizes again after all of the above, warm, without the peer, ${STEADY} rounds round-robin over the sizes (each a 1-step run, then the size):`,
+    "",
+    table(
+      ["steps", "rounds", "net ms/step", "net CPU ms/step", "floor ms", "net ratio (≤ 1.3×)", "load 1m"],
+      report.steady.map((r) => [r.n, r.rounds, ms(r.netPerStep), ms(r.netCpuPerStep), ms(r.floor), x(r.netRatio), r.load]),
+    ),
+  );
+}
 if (modes.length) {
   const p = report.linear[0].peer;
   out.push(
@@ -319,14 +348,14 @@ if (STRACE_ON) {
       ["run", "steps", "fsync", "fdatasync", "syncs/step"],
       [
         ...SIZES.map((n) => [`linear`, n, report.syncs[n].fsync, report.syncs[n].fdatasync, report.syncs[n].perStep.toFixed(2)]),
-        ...(report.fanOut.syncs ? [[`fan-out 1 → ${FAN} → 1, concurrency ${CONCURRENCY}`, report.fanOut.steps, report.fanOut.syncs.fsync, report.fanOut.syncs.fdatasync, report.fanOut.syncs.perStep.toFixed(2)]] : []),
+        ...(report.fanOut?.syncs ? [[`fan-out 1 → ${FAN} → 1, concurrency ${CONCURRENCY}`, report.fanOut.steps, report.fanOut.syncs.fsync, report.fanOut.syncs.fdatasync, report.fanOut.syncs.perStep.toFixed(2)]] : []),
         ...modes.map((k) => [`peer, ${k} durability`, report.peerSyncs[k].n, report.peerSyncs[k].fsync, report.peerSyncs[k].fdatasync, report.peerSyncs[k].perStep.toFixed(2)]),
       ],
     ),
   );
 }
-const f = report.fanOut;
-out.push("", `Fan-out 1 → ${FAN} → 1 at concurrency ${CONCURRENCY}, in-process, ${f.rounds} rounds: ${ms(f.perStep)} ms/step (floor ${ms(f.floor)} ms, ${x(f.ratio)}), ${Math.round(f.writeBytesPerStep)} write_bytes/step; load ${f.load}.`);
+const f = report.fanOut ?? {};
+if (report.fanOut) out.push("", `Fan-out 1 → ${FAN} → 1 at concurrency ${CONCURRENCY}, in-process, ${f.rounds} rounds: ${ms(f.perStep)} ms/step (floor ${ms(f.floor)} ms, ${x(f.ratio)}), ${Math.round(f.writeBytesPerStep)} write_bytes/step; load ${f.load}.`);
 const b = report.big;
 out.push(
   "",
@@ -340,10 +369,19 @@ const verdict = (ok) => (ok === undefined ? "not measured" : ok ? "**met**" : "*
 const maxN = linearAll.at(-1)?.n;
 const flat = linearAll.length > 1 ? Math.max(...linearAll.map((r) => r.netPerStep)) / Math.min(...linearAll.map((r) => r.netPerStep)) : undefined;
 const bytesFlat = linearAll.length > 1 ? Math.max(...linearAll.map((r) => r.writeBytesPerStep)) / Math.min(...linearAll.map((r) => r.writeBytesPerStep)) : undefined;
+// Steady state, with the long runs (each came after many others, so warm too).
+const steadyAll = [...report.steady, ...report.long.filter((r) => !r.skipped)];
+const steadyFlat = report.steady.length > 1 ? Math.max(...steadyAll.map((r) => r.netPerStep)) / Math.min(...steadyAll.map((r) => r.netPerStep)) : undefined;
 const targets = [
   ["per-step overhead (net of a 1-step run) ≤ 1.3× one fdatasync'ed append, every size", linearAll.map((r) => `${r.n}: ${x(r.netRatio)}`).join(", "), verdict(linearAll.every((r) => r.netRatio <= 1.3))],
   // Flat to a smaller size is not flat to 100,000; growth already seen is a verdict.
   [`flat (net ms/step) ≤ 1.3× from 50 to 100,000 steps`, flat ? `${x(flat)} (${linearAll[0].n} → ${maxN})` : "–", flat > 1.3 ? verdict(false) : maxN >= 100000 ? verdict(true) : `not measured past ${maxN}`],
+  ...(steadyFlat !== undefined
+    ? [
+        ["per-step overhead ≤ 1.3× the append, steady state (warm, no peer in the process)", steadyAll.map((r) => `${r.n}: ${x(r.netRatio)}`).join(", "), verdict(steadyAll.every((r) => r.netRatio <= 1.3))],
+        [`flat, steady state`, `${x(steadyFlat)} (${steadyAll[0].n} → ${steadyAll.at(-1).n})`, steadyFlat > 1.3 ? verdict(false) : steadyAll.at(-1).n >= 100000 ? verdict(true) : `${verdict(true)} to ${steadyAll.at(-1).n}`],
+      ]
+    : []),
   ["bytes written per step O(1) (write_bytes/step max/min ≤ 1.5×)", bytesFlat ? `${linearAll.map((r) => `${r.n}: ${kb(r.writeBytesPerStep)}`).join(", ")} (${x(bytesFlat)})` : "–", verdict(bytesFlat === undefined ? undefined : bytesFlat <= 1.5)],
   ...modes.map((k) => [`≥ 3× LangGraph (${k} durability) at 50, 200, 800, 3,000`, report.linear.map((r) => `${r.n}: ${x(r.peer[k].speedUp)}`).join(", "), verdict(report.linear.every((r) => r.peer[k].speedUp >= 3))]),
   [`fan-out 1 → ${FAN} → 1, concurrency ${CONCURRENCY}: syncs/step < 0.2`, f.syncs ? f.syncs.perStep.toFixed(2) : "–", verdict(f.syncs ? f.syncs.perStep < 0.2 : undefined)],
