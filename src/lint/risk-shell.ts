@@ -700,12 +700,11 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     const [, file, echo, , quoted, command] = m;
     const said = quoted === undefined ? undefined : echo === "printf" || /^echo\s+-\w*e/.test(m[0].trim().replace(/^[;&|(\n\s]*(?:sudo\s+)?/, "")) ? quoted.replace(/\\n/g, "\n") : quoted;
     const words = splitCommands(command!)[0] ?? [];
-    if (words.some((w) => basename(w) === "sftp")) {
-      if (sftpBatchFile(words.slice(words.findIndex((w) => basename(w) === "sftp"))) !== undefined) continue;
-      if (said !== undefined) sftpCommands(said, out, depth);
-      else if (!/^\/dev\//.test(file!)) out.push({ risk: "write", destructive: true, what: `\`cat ${file} | sftp\` (code the plan does not show)` });
-    } else sshStdin(command!, said !== undefined ? { text: said } : { file: file! }, out, depth);
+    // sftp's commands on a pipe are read below, from any feeder.
+    if (words.some((w) => basename(w) === "sftp")) continue;
+    sshStdin(command!, said !== undefined ? { text: said } : { file: file! }, out, depth);
   }
+  if (depth < MAX_DEPTH && text.includes("sftp") && text.includes("|")) sftpFed(text.replace(/\\\n/g, "  "), live.replace(/\\\n/g, "  "), out, depth);
   if (depth < MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
@@ -726,8 +725,8 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
 
 /** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */
 const HERE_DOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z_][\w.-]*))/g;
-/** A quoted here-string: `<<< 'DROP TABLE t'`. */
-const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)")/g;
+/** A quoted here-string: `<<< 'DROP TABLE t'`, `<<< $'cd /x\nrm y'` (a `$'…'` string's escapes undone). */
+const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)"|\$'((?:[^'\\\n]|\\.)*)')/g;
 
 /**
  * The here-documents and quoted here-strings of a command line: the words of the command
@@ -760,7 +759,7 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? unescaped(m[2]!), string: true });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : ansiC(m[3]!)), string: true });
   return found;
 }
 
@@ -804,6 +803,133 @@ function blankedBodies(text: string, inputs: readonly HereInput[], read: Readonl
     at = h.span[1];
   }
   return at === 0 ? text : out + text.slice(at);
+}
+
+/** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH` and the shell's other escapes undone. */
+function ansiC(text: string): string {
+  return shellEscapes(text.replace(/\\x([0-9a-fA-F]{1,2})/g, (_e, h: string) => String.fromCharCode(parseInt(h, 16))));
+}
+
+/** A command line with its `$'…'` strings written as plain quoted ones (`'…'`, a quote inside as `'\\''`), for the splitter. */
+function ansiQuoted(text: string): string {
+  return text.includes("$'") ? text.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_q, t: string) => `'${ansiC(t).replace(/'/g, "'\\''")}'`) : text;
+}
+
+/** A pipe (not `||`) and its reader's command, on the text a shell runs (quoted text blanked: the reader is looked for in the text). */
+const PIPE_READER = /(?<!\|)\|(?!\|)[^|;&\n]*/g;
+
+/** Programs that write nothing to their output, in a group feeding sftp: `(cd x; echo rm y)`. */
+const SILENT = new Set(["cd", "sleep", "true", ":", "set", "export", "wait", "pushd", "popd"]);
+
+/**
+ * sftp's commands from the commands piped into it, there or at ssh's far end (`printf "rm
+ * %s\n" a b | sftp h`, `(echo cd x; echo rm y) | sftp h`, `echo rm x | ssh jump 'sftp b'`):
+ * what echo and printf print is read as its commands; a file cat hands on, any other
+ * program's output, or a line whose command is a variable's, is code the plan does not show.
+ * (`live`: the text as a shell runs it, offsets kept; a group's parentheses are paired once.)
+ */
+function sftpFed(text: string, live: string, out: CommandEffect[], depth: number): void {
+  let groups: Map<number, number> | undefined;
+  let last = -1;
+  for (const m of live.matchAll(PIPE_READER)) {
+    const said = text.slice(m.index + 1, m.index + m[0].length);
+    if (!said.includes("sftp")) continue;
+    const reader = sftpReader(splitCommands(said.slice(0, READER_SPAN))[0] ?? [], 0);
+    if (reader === undefined) continue;
+    const previous = last;
+    last = m.index;
+    if (sftpBatchFile(reader) !== undefined) continue;
+    const end = beforeRedirects(live, m.index);
+    let feeders: string[][];
+    // A group (`( … )`, `{ …; }`) before the pipe: each of its commands; else the last command.
+    const open = live[end - 1] === ")" || live[end - 1] === "}" ? (groups ??= pairedGroups(live)).get(end - 1) : undefined;
+    if (open !== undefined) {
+      // One that holds an earlier pipe into sftp hands on that session's output.
+      if (open < previous) {
+        out.push({ risk: "write", destructive: true, what: "`( … ) | sftp` (code the plan does not show)" });
+        continue;
+      }
+      feeders = splitCommands(withoutDupes(ansiQuoted(text.slice(open + 1, end - 1))));
+    } else feeders = splitCommands(withoutDupes(ansiQuoted(text.slice(commandStart(live, end), end)))).slice(-1);
+    for (const words of feeders) sftpFeeder(words, out, depth);
+  }
+}
+
+/** A command line with `2>&1` and `&>` blanked: redirects, not the separators the splitter would cut at. */
+const withoutDupes = (text: string): string => text.replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length));
+
+/** Where the command before a pipe at `at` ends: its trailing blanks and redirects (`2>&1`, `2>/dev/null`) aside (each scan stops at the command before). */
+function beforeRedirects(live: string, at: number): number {
+  let end = at;
+  for (;;) {
+    while (end > 0 && (live[end - 1] === " " || live[end - 1] === "\t")) end--;
+    let start = end;
+    while (start > 0 && !/[\s|;()]/.test(live[start - 1]!)) start--;
+    if (start === end || !/^(?:\d*>>?&?|&>>?)\S*$/.test(live.slice(start, end))) return end;
+    end = start;
+  }
+}
+
+/** Where the simple command that ends at `end` starts: after the last `;`, `|`, `&`, a line's end or a parenthesis before it (not the `&` of `2>&1` or `&>`). */
+function commandStart(live: string, end: number): number {
+  let k = end;
+  while (k > 0) {
+    const c = live[k - 1]!;
+    if (/[;|\n(){}`]/.test(c) || (c === "&" && live[k - 2] !== ">" && live[k] !== ">")) break;
+    k--;
+  }
+  return k;
+}
+
+/** What one command piped into sftp hands it: echo's and printf's text, read as sftp's commands; else code the plan does not show (nothing for a silent command, cat's here-document, read where it is given, or a device). */
+function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: number): void {
+  const k = afterWrappers(words);
+  const program = basename(words[k] ?? "");
+  const args = words.slice(k + 1);
+  // (Output sent to a file or to stderr: `> f`, `>&2`, `&> f`.)
+  if (program === "" || SILENT.has(program) || words.some((w) => /^(?:1?>|&>)/.test(w))) return;
+  if (program === "cat") {
+    const file = afterEachOption(args, NO_VALUES)[0];
+    if (file === undefined || file.startsWith("<") || /^\/dev\//.test(file)) return;
+    return void out.push({ risk: "write", destructive: true, what: `\`cat ${file} | sftp\` (code the plan does not show)` });
+  }
+  const printed = program === "echo" || program === "printf" ? printedText(program, args) : undefined;
+  // `echo "$CMDS" | sftp h`: a command that is a variable's value.
+  if (printed !== undefined && !/^[ \t]*[-@]*[^\s$`]*[$`]/m.test(printed)) {
+    // `echo 'ls\nrm x'`: the escapes undone too, as sh's echo (dash's) undoes them.
+    return sftpCommands(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, out, depth);
+  }
+  const shown = words.slice(k).join(" ");
+  out.push({ risk: "write", destructive: true, what: `\`${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown} | sftp\` (code the plan does not show)` });
+}
+
+/**
+ * The words from sftp on, when a pipe's reader is sftp (`sudo sftp h`, `sshpass -p x sftp h`)
+ * or ssh running it at the far end (`ssh jump sftp b`, `ssh jump 'sftp -b - b'`), a few hops deep.
+ */
+function sftpReader(words: readonly string[], hops: number): string[] | undefined {
+  let k = afterWrappers(words);
+  if (basename(words[k] ?? "") === "sshpass") for (k++; words[k]?.startsWith("-"); ) k += RUNS_AFTER.sshpass!.values.test(words[k]!) ? 2 : 1;
+  const program = basename(words[k] ?? "");
+  if (program === "sftp") return words.slice(k);
+  if (program !== "ssh" || hops >= MAX_DEPTH) return undefined;
+  const rest = afterOptions(words.slice(k + 1), SSH_VALUES);
+  return rest.length > 1 ? sftpReader(splitCommands(rest.slice(1).join(" "))[0] ?? [], hops + 1) : undefined;
+}
+
+/** The opening parenthesis or brace of each closing one in `live` (text as a shell runs it), by index: paired in one pass. */
+function pairedGroups(live: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const parens: number[] = [];
+  const braces: number[] = [];
+  for (let i = 0; i < live.length; i++) {
+    const c = live[i];
+    if (c === "(") parens.push(i);
+    else if (c === "{") braces.push(i);
+    else if (c === ")" && parens.length > 0) pairs.set(i, parens.pop()!);
+    else if (c === "}" && braces.length > 0) pairs.set(i, braces.pop()!);
+  }
+  return pairs;
 }
 
 /** The batch file of `sftp -b FILE` (its commands are not on stdin then), unless it is stdin or a device. */

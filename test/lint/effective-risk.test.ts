@@ -1492,6 +1492,46 @@ describe("migrators from images and module paths, split awk strings, sftp from p
   });
 
   it.each([
+    // sftp's commands from printf's format and arguments, a `$'…'` here-string, echo unquoted, a group of echoes, sftp at ssh's far end.
+    ['printf "rm %s\\n" a.csv b.csv | sftp ops@host', "external", true, "`sftp rm`"],
+    ["printf '%s\\n' 'cd /uploads' 'rm old.csv' | sftp ops@host", "external", true, "`sftp rm`"],
+    ["printf 'put %s /srv/in/\\n' a.csv | sftp -b - ops@host", "external", false, "`sftp put`"],
+    ["sftp ops@host <<< $'cd /uploads\\nrm old.csv'", "external", true, "`sftp rm`"],
+    ["echo rm /uploads/old.csv | sftp ops@host", "external", true, "`sftp rm`"],
+    ["echo 'ls\\nrm /uploads/old.csv' | sftp ops@host", "external", true, "`sftp rm`"],
+    ["(echo 'cd /uploads'; echo 'rm old.csv') | sftp ops@host", "external", true, "`sftp rm`"],
+    ["{ echo cd /uploads; echo rmdir old; } | sshpass -e sftp ops@host", "external", true, "`sftp rmdir`"],
+    ["echo 'rm x' | ssh jump sftp backup", "external", true, "`sftp rm`"],
+    ["echo 'rm x' | ssh jump 'sftp backup'", "external", true, "`sftp rm`"],
+    ["printf 'rm %s\\n' a b | ssh -J bastion ops@jump \"sftp -b - backup\"", "external", true, "`sftp rm`"],
+    // A `$'…'` here-string to any client, and a variable's value or a session's output handed to sftp.
+    ["psql app <<< $'DELETE FROM sessions;\\n'", "write", true, "`psql DELETE FROM`"],
+    ['echo "$SFTP_CMDS" | sftp ops@host', "write", true, "`echo $SFTP_CMDS | sftp` (code the plan does not show)"],
+    ["(echo ls | sftp a; echo rm x) | sftp b", "write", true, "`( … ) | sftp` (code the plan does not show)"],
+    // Any other program's output handed to sftp as its commands: code the plan does not show, as it is for a shell.
+    ["./list-stale.sh | sftp ops@host", "write", true, "`./list-stale.sh | sftp` (code the plan does not show)"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    'printf "ls %s\\n" /uploads | sftp ops@host',
+    "printf '%s\\n' 'cd /uploads' 'ls -l' | sftp ops@host",
+    "sftp ops@host <<< $'cd /uploads\\nls'",
+    "echo ls /uploads | sftp ops@host",
+    "(echo 'cd /uploads'; echo ls) | sftp ops@host",
+    "echo 'ls' | ssh jump 'sftp backup'",
+    "cat /dev/null | sftp ops@host",
+    "printf 'rm %s\\n' a b | sftp -b cmds.txt ops@host | tee /dev/stderr",
+  ])("reads: %s", (command) => {
+    const effects = runCommand(command);
+    // (`sftp -b FILE` is code the plan does not show, read where it is given: what is piped in is not its commands.)
+    expect(command.includes("-b cmds.txt") ? effects.reasons : effects.risk).toEqual(command.includes("-b cmds.txt") ? ["`sftp -b cmds.txt` (code the plan does not show) in `with.command`"] : "read");
+  });
+
+  it.each([
     // sqlite: a copy of the database written, a file written from SQL, a log file, an archive changed, a setting kept in the file, a script run first.
     ["sqlite3 app.db \"VACUUM INTO '/backups/app.db'\"", "write", false, "`sqlite3 VACUUM INTO`"],
     ["echo \"VACUUM main INTO 'copy.db'\" | sqlite3 app.db", "write", false, "`| sqlite3 VACUUM INTO`"],
@@ -1545,5 +1585,14 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(commandEffects(`awk '${"print $1 ".repeat(30000)}| "sh"'`).map((e) => e.what)).toEqual(['`awk | "sh"` (code the plan does not show)']);
     expect(commandEffects(`awk '${"((".repeat(30000)}print "rm " $1 | "sh"'`).map((e) => e.what)).toEqual(["`rm`"]);
     expect(commandEffects(`${"ls | xargs echo ".repeat(20000)}| sh`).length).toBeLessThan(3);
+  });
+
+  it("stays linear on printf arguments, groups and here-strings fed to sftp", () => {
+    expect(commandEffects(`printf '${"%s ".repeat(30000)}\\n' ${"a ".repeat(30000)}| sftp h`)).toEqual([]);
+    expect(commandEffects(`printf 'ls %s\\n' ${"a ".repeat(60000)}| sftp h`)).toEqual([]);
+    expect(new Set(commandEffects(`(${"echo rm a; ".repeat(20000)}) | sftp h`).map((e) => e.what))).toEqual(new Set(["`sftp rm`"]));
+    expect(commandEffects(`${"(".repeat(40000)}echo ls${")".repeat(40000)} | sftp h`)).toEqual([]);
+    expect(commandEffects(`${") | sftp h; ".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`sftp h <<< $'${"ls\\n".repeat(40000)}rm x'`).map((e) => e.what)).toEqual(["`sftp rm`"]);
   });
 });
