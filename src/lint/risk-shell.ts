@@ -593,10 +593,34 @@ interface Line {
   sourced: boolean;
   /** A production name in a value the line assigns or exports (`export DB="host=db.prod…"`, `declare -x DB=prod-db`). */
   production?: string;
+  /** The first such value whose variable the line expands (`export D=/srv/prod && cd "$D"`): the one FILE_ONLY programs are handed. */
+  productionExpanded?: string;
+  /** The variables the line expands (`$D`, `${D}`), when it names production. */
+  expanded?: ReadonlySet<string>;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
-/** A value assigned on a command line, as written (quoted or one word; substitutions kept). */
-const ASSIGNED_VALUE = /(?:^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|[^\s;&|()]+)/g;
+/** A variable assigned on a command line and its value, as written (quoted or one word; substitutions kept). */
+const ASSIGNED_VALUE = /(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|()]+)/g;
+/** A variable expanded: `$D`, `${D}`, `${D:-x}`. */
+const EXPANDED = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * Programs that act only on the files their arguments name and read no variable that
+ * names a host or a database: a production name the line assigns to a variable they are
+ * not handed (`export NODE_ENV=production && rm -rf dist/tmp`) is not their target. (A
+ * client, ssh, kubectl, a script or any other program may read it, and still counts it.)
+ */
+const FILE_ONLY = new Set(["rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "mkdir", "touch", "chmod", "chown", "chgrp", "truncate", "tee", "install"]);
+
+/** What a line's assignments say of production: the first value that names it, and the first whose variable the line expands (one pass over each). */
+function productionAssigned(text: string): Pick<Line, "production" | "productionExpanded" | "expanded"> {
+  const named = [...text.matchAll(ASSIGNED_VALUE)].map((m) => [m[1]!, m[2]!.replace(/^(["'])(.*)\1$/s, "$2")] as const).filter(([, v]) => PRODUCTION.test(v));
+  if (named.length === 0) return {};
+  const expanded = new Set([...text.matchAll(EXPANDED)].map((m) => m[1]!));
+  const production = named[0]?.[1];
+  const productionExpanded = named.find(([n]) => expanded.has(n))?.[1];
+  return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), expanded };
+}
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
 /** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
 const DRY_N = new Set(["make", "gmake", "go", "cargo", "brew", "rsync", "rclone", "s3cmd"]);
@@ -715,7 +739,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   const line: Line = {
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text),
-    ...(text.includes("=") ? { production: [...text.matchAll(ASSIGNED_VALUE)].map((m) => m[1]!.replace(/^(["'])(.*)\1$/s, "$2")).find((v) => PRODUCTION.test(v)) } : {}),
+    ...(text.includes("=") ? productionAssigned(text) : {}),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
@@ -1416,7 +1440,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   const dry = args.some((a) => /^--dry-run(?:=(?!none)|$)|^--what-if$|^--check$/.test(a)) || (DRY_N.has(program) && args.some((a) => a === "-n" || (/^(?:g?make|rsync)$/.test(program) && /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a)) || (/^g?make$/.test(program) && /^(?:--just-print|--recon|-q|--question)$/.test(a))));
   // Named by the command's own words, by an assignment in front of it (`DATABASE_URL=…prod… goose reset`), or by a variable the line sets.
-  const production = args.find((a) => PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1))) ?? line.production;
+  // For a program that reads only its arguments (FILE_ONLY), only a variable the line expands hands it one.
+  const fileOnly = FILE_ONLY.has(program);
+  const production =
+    args.find((a) => PRODUCTION.test(a)) ??
+    words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1)) && (!fileOnly || line.expanded?.has(a.slice(0, a.indexOf("="))) === true)) ??
+    (fileOnly ? line.productionExpanded : line.production);
   const push = (e: Effect, what: string): void => {
     if (!e || dry) return;
     const effect: CommandEffect = { ...e, what: `\`${what}\`` };

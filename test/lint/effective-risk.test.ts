@@ -1578,6 +1578,26 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(runCommand(command).risk).toBe("read");
   });
 
+  it("a production name in a variable a file program does not read names no production; one it reads, or any other program, still does", () => {
+    const production = (command: string) => commandEffects(command).map((e) => [e.what, e.production]);
+    expect(production("export NODE_ENV=production && rm -rf dist/tmp")).toEqual([["`rm -rf`", undefined]]);
+    expect(production("NODE_ENV=production rm -rf dist/tmp")).toEqual([["`rm -rf`", undefined]]);
+    expect(production("export NODE_ENV=production; mkdir -p build && cp -r assets build/")).toEqual([["`mkdir`", undefined], ["`cp`", undefined]]);
+    // The variable expanded on the line (in the arguments, or where the command runs), a production path in the arguments.
+    expect(production("export DIR=/srv/production && rm -rf $DIR/tmp")).toEqual([["`rm -rf`", "/srv/production"]]);
+    expect(production("export D=/srv/production && cd \"${D}\" && rm -rf tmp")).toEqual([["`rm -rf`", "/srv/production"]]);
+    expect(production("rm -rf /srv/production/tmp")).toEqual([["`rm -rf`", "/srv/production/tmp"]]);
+    // A client, a script, a package runner or kubectl may read it.
+    expect(production("export NODE_ENV=production && ./cleanup.sh")).toEqual([["`cleanup.sh`", "production"]]);
+    expect(production("NODE_ENV=production npm run clean")).toEqual([["`npm run clean`", "NODE_ENV=production"]]);
+    expect(production("export PGHOST=db.prod.internal && rm -rf /tmp/x && dropdb app")).toEqual([["`rm -rf`", undefined], ["`dropdb`", "db.prod.internal"]]);
+    expect(production("PGHOST=db.prod.internal dropdb app")).toEqual([["`dropdb`", "PGHOST=db.prod.internal"]]);
+    expect(production("export KUBE_CONTEXT=prod && kubectl delete pod web-1")).toEqual([["`kubectl delete`", "prod"]]);
+    expect(runCommand("export NODE_ENV=production && rm -rf dist/tmp").impacts).toEqual([]);
+    // Thousands of assignments and commands: the line's assignments are read once.
+    expect(commandEffects(`export ${"A=production ".repeat(20000)}&& ${"rm -f $B; ".repeat(20000)}`).filter((e) => e.production !== undefined)).toEqual([]);
+  });
+
   it("stays linear on long awk programs printing to a shell, and chains of xargs", () => {
     expect(commandEffects(`awk '{ print ${'"a" '.repeat(40000)}$1 | "sh" }'`)).toEqual([]);
     expect(new Set(commandEffects(`awk '${'print "a" | "sh"; '.repeat(30000)}print "rm " $1 | "sh"'`).map((e) => e.what))).toEqual(new Set(["`rm`"]));
