@@ -39,6 +39,17 @@ export function isGated(graph: PlanGraph, node: IRNode): boolean {
   return isGate(node) || graph.someAncestor(node.id, isGate);
 }
 
+/**
+ * What an expression says, whatever its spacing and parentheses: its parsed tree without the
+ * offsets (`a>0` and `( a > 0 )` are one filter; `'all  rows'` and `'all rows'` two). Source
+ * that does not parse is compared as its whitespace-collapsed text.
+ */
+export function expressionShape(src: string): string {
+  const { ast, errors } = parseExpression(src);
+  if (ast === undefined || errors.length > 0) return squash(src);
+  return JSON.stringify(ast, (key, value: unknown) => (key === "start" || key === "end" ? undefined : value));
+}
+
 /** Whitespace-insensitive text of an expression source. */
 export function squash(src: string): string {
   return src.trim().replace(/\s+/g, " ");

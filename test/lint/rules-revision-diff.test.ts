@@ -65,6 +65,12 @@ const CHECK = '      success: [{ check: "${{ output.refunded == len(steps.list_c
 testRule(addsFilter, {
   valid: [
     { name: "the same filter, written differently", original: refunds(`${CHECK}\n      when: "\${{ inputs_ok }}"`.replace("inputs_ok", "true")), code: refunds(`${CHECK}\n      when: "\${{  true }}"`) },
+    // holdout8's false block: docs/rules.md says other spacing is no change, and that includes none at all.
+    {
+      name: "the same filter without its spaces, or in parentheses",
+      original: refunds(`${CHECK}\n      when: "\${{ len(steps.list_charges.output.rows) > 0 && steps.list_charges.output.total < 1000 }}"`),
+      code: refunds(`${CHECK}\n      when: "\${{len(steps.list_charges.output.rows)>0&&(steps.list_charges.output.total<1000)}}"`),
+    },
     {
       name: "a filter on a new step that leads nowhere the plan delivers",
       original: plan(`${READ}\n${PATCH}`, "deliverables: [patch]"),
@@ -77,6 +83,18 @@ testRule(addsFilter, {
       original: refunds(CHECK),
       code: refunds(`${CHECK}\n      when: "\${{ steps.list_charges.output.total < 1000 }}"`),
       errors: [{ messageId: "added", line: 12, column: 11 }],
+    },
+    {
+      name: "a filter changed by one character, the spaces aside",
+      original: refunds(`${CHECK}\n      when: "\${{ steps.list_charges.output.total < 1000 }}"`),
+      code: refunds(`${CHECK}\n      when: "\${{steps.list_charges.output.total<100}}"`),
+      errors: [{ messageId: "changed", line: 12, column: 11 }],
+    },
+    {
+      name: "a string in the filter that differs only in its spaces",
+      original: refunds(`${CHECK}\n      when: "\${{ steps.list_charges.output.mode == 'all  rows' }}"`),
+      code: refunds(`${CHECK}\n      when: "\${{ steps.list_charges.output.mode == 'all rows' }}"`),
+      errors: [{ messageId: "changed", line: 12, column: 11 }],
     },
     {
       name: "a changed filter",

@@ -4,7 +4,7 @@
  * and the run still ends `done`. A revision must not narrow the task that quietly.
  */
 import { defineRule } from "../rule.js";
-import { onDeliveryPath, squash } from "../revision.js";
+import { expressionShape, onDeliveryPath, squash } from "../revision.js";
 
 export const rule = defineRule({
   id: "revision-adds-filter",
@@ -28,7 +28,7 @@ export const rule = defineRule({
       const data = { step: node.id, when: squash(node.when) };
       if (!before) ctx.report({ messageId: "newStep", node: node.id, path: ["when"], data });
       else if (before.when === undefined) ctx.report({ messageId: "added", node: node.id, path: ["when"], data });
-      else if (squash(before.when) !== squash(node.when)) ctx.report({ messageId: "changed", node: node.id, path: ["when"], data: { ...data, was: squash(before.when) } });
+      else if (expressionShape(before.when) !== expressionShape(node.when)) ctx.report({ messageId: "changed", node: node.id, path: ["when"], data: { ...data, was: squash(before.when) } });
     });
   },
 });
