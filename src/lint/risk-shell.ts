@@ -318,20 +318,44 @@ function liveText(text: string): string {
  * is code the plan does not show. Echoed text and a file cat hands on are read where they
  * are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
  */
-function generatedForShell(text: string, live: string, out: CommandEffect[], depth: number): void {
+function generatedForShell(text: string, live: string, out: CommandEffect[], depth: number): Set<number> {
+  // The pipes whose echo or printf this reads (ECHOED_TO_SHELL and BARE_ECHO_TO_SHELL leave them).
+  const read = new Set<number>();
+  let groups: Map<number, number> | undefined;
+  let last = -1;
   for (const m of live.matchAll(PIPED_TO_SHELL)) {
     // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
     if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
-    // The program feeding it, after its wrappers (`sudo ./gen.sh | sh`) and not counting `2>&1` (the splitter cuts at its `&`).
-    const from = Math.max(0, m.index - READER_SPAN);
-    const feeder = splitCommands(bracesQuoted(text.slice(from, m.index), live.slice(from, m.index)).replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length))).pop() ?? [];
-    let f = afterWrappers(feeder);
+    const previous = last;
+    last = m.index;
+    // A group before the pipe (`(echo rm a; echo ls) | sh`): each of its commands (one holding an earlier pipe into a shell hands on its output).
+    const end = beforeRedirects(live, m.index);
+    const group = groupOpening(live, end, () => (groups ??= pairedGroups(live)));
+    if (group !== undefined) {
+      read.add(m.index);
+      if (group < previous) out.push({ risk: "write", destructive: true, what: `\`( … ) | ${m[1]}\` (code the plan does not show)` });
+      else for (const words of splitCommands(withoutDupes(ansiQuoted(text.slice(group + 1, end - 1))))) shellFeeder(words, m[1]!, out, depth);
+      continue;
+    }
+    // The program feeding it, after shell keywords and its wrappers (`then sudo ./gen.sh | sh`), not counting `2>&1` (the splitter cuts at its `&`).
+    const start = commandStart(live, m.index, () => (groups ??= pairedGroups(live)), previous);
+    const feeder = splitCommands(withoutDupes(ansiQuoted(bracesQuoted(text.slice(start, m.index), live.slice(start, m.index)))))[0] ?? [];
+    let f = 0;
+    while (KEYWORDS.has(feeder[f] ?? "")) f++;
+    f = afterWrappers(feeder, f);
     // `xargs -I{} echo rm {}`: the program xargs runs writes the lines.
     const xargs = basename(feeder[f] ?? "") === "xargs";
     if (xargs) for (f++; feeder[f]?.startsWith("-"); ) f += WRAPPER_VALUES.xargs!.test(feeder[f]!) ? 2 : 1;
     const program = basename(feeder[f] ?? "");
-    // Echoed text and a file cat hands on are read where they are given.
-    if (program === "" || (!xargs && /^(?:echo|printf|cat)$/.test(program))) continue;
+    // A file cat hands on is read where it is given (CATTED_TO_SHELL).
+    if (program === "" || (!xargs && program === "cat")) continue;
+    if (!xargs && (program === "echo" || program === "printf")) {
+      read.add(m.index);
+      // `echo "$(cat cmds.txt)" | sh`: what a substitution prints, the plan does not show.
+      if (SUBSTITUTION.test(live.slice(start, m.index))) out.push({ risk: "write", destructive: true, what: `\`${program} $(…) | ${m[1]}\` (code the plan does not show)` });
+      else shellFeeder(feeder.slice(f), m[1]!, out, depth);
+      continue;
+    }
     const before = out.length;
     let starts: string[] | undefined;
     let open = false;
@@ -353,6 +377,32 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
     const shown = `${feeder.join(" ").slice(0, 40)} | ${m[1]}`;
     out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
   }
+  return read;
+}
+
+/**
+ * What one command piped into a shell hands it (echo or printf alone, or a command of a group
+ * before the pipe): echo's and printf's text read as the commands (printf's format filled with
+ * its arguments, `$'…'` strings undone), a file cat hands on as a script by its name; a line
+ * that is a variable's, or any other program's output, is code the plan does not show.
+ */
+function shellFeeder(words: readonly string[], shell: string, out: CommandEffect[], depth: number): void {
+  const k = afterWrappers(words);
+  const program = basename(words[k] ?? "");
+  const args = words.slice(k + 1);
+  if (program === "" || SILENT.has(program) || words.some((w) => /^(?:1?>|&>)/.test(w))) return;
+  if (program === "cat") {
+    const file = afterEachOption(args, NO_VALUES)[0];
+    if (file !== undefined && !file.startsWith("<")) shellStdin(`cat ${file} | ${shell}`, file, out, depth);
+    return;
+  }
+  const printed = program === "echo" || program === "printf" ? printedText(program, args) : undefined;
+  const before = out.length;
+  if (printed !== undefined) out.push(...commandEffects(printed, depth + 1));
+  // `echo "$X" | sh`: what the variable holds runs.
+  if (out.length > before || (printed !== undefined && !/^[ \t]*[^\s$`]*[$`]/m.test(printed))) return;
+  const shown = words.slice(k).join(" ");
+  out.push({ risk: "write", destructive: true, what: `\`${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown} | ${shell}\` (code the plan does not show)` });
 }
 
 /** A command line's unquoted `{}` (xargs' and find's place for the input) quoted, so the splitter keeps it a word and not a group's braces (`live`: the text as a shell runs it, offsets kept). */
@@ -575,6 +625,7 @@ const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
 
 const NO_VARS: ReadonlyMap<string, string> = new Map();
+const NO_PIPES: ReadonlySet<number> = new Set();
 
 /**
  * How deep command lines inside command lines are read (`ssh h "bash -c '…'"`, a here-document in a
@@ -673,9 +724,10 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
   const live = text.includes("|") ? liveText(text.includes("<<") ? blankedBodies(text, hereInputs(text), new Set()) : text) : text;
   const hidden = hiddenCode(text, live);
+  let fed: ReadonlySet<number> = NO_PIPES;
   if (hidden) out.push(hidden);
-  else if (depth < MAX_DEPTH && text.includes("|")) generatedForShell(text, live, out, depth);
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) out.push(...commandEffects(m[2]!, depth + 1));
+  else if (depth < MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
   if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
@@ -691,7 +743,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   let shell = text;
   if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
-    for (const h of inputs) stdinInput(h.words, h.body, h.string, out, depth);
+    for (const h of inputs) if (!(h.ansi && ansiProgram(h.words, h.body, out, depth))) stdinInput(h.words, h.body, h.string, out, depth);
     // A body of shell lines with here-documents of its own (`bash <<EOF` around `psql <<SQL`), and any body ssh's far end
     // runs: read as the command line it is, where its openers are found (`hereInputs` skips those inside a body), and
     // where ssh's host is the production one the commands run on (`ssh db.prod <<EOF`).
@@ -729,7 +781,7 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
     sshStdin(command!, said !== undefined ? { text: said } : { file: file! }, out, depth);
   }
   if (depth < MAX_DEPTH && text.includes("sftp") && text.includes("|")) sftpFed(text.replace(/\\\n/g, "  "), live.replace(/\\\n/g, "  "), out, depth);
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) out.push(...commandEffects(m[1]!.trim(), depth + 1));
+  if (depth < MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
     out.push({ risk: "write", destructive: true, what: `\`${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
@@ -783,7 +835,7 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : ansiC(m[3]!)), string: true });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : ansiC(m[3]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}) });
   return found;
 }
 
@@ -805,6 +857,8 @@ interface HereInput {
   body: string;
   /** A here-string (`<<<`), not a here-document. */
   string: boolean;
+  /** A `$'…'` here-string. */
+  ansi?: boolean;
   /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
   span?: [number, number];
   /** The rest of a here-document's first line. */
@@ -866,7 +920,7 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
     const end = beforeRedirects(live, m.index);
     let feeders: string[][];
     // A group (`( … )`, `{ …; }`) before the pipe: each of its commands; else the last command.
-    const open = live[end - 1] === ")" || live[end - 1] === "}" ? (groups ??= pairedGroups(live)).get(end - 1) : undefined;
+    const open = groupOpening(live, end, () => (groups ??= pairedGroups(live)));
     if (open !== undefined) {
       // One that holds an earlier pipe into sftp hands on that session's output.
       if (open < previous) {
@@ -874,10 +928,21 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
         continue;
       }
       feeders = splitCommands(withoutDupes(ansiQuoted(text.slice(open + 1, end - 1))));
-    } else feeders = splitCommands(withoutDupes(ansiQuoted(text.slice(commandStart(live, end), end)))).slice(-1);
+    } else {
+      const start = commandStart(live, m.index, () => (groups ??= pairedGroups(live)), previous);
+      // `echo "$(cat cmds.txt)" | sftp h`: what a substitution prints, the plan does not show.
+      if (SUBSTITUTION.test(live.slice(start, m.index))) {
+        out.push({ risk: "write", destructive: true, what: "`$(…) | sftp` (code the plan does not show)" });
+        continue;
+      }
+      feeders = splitCommands(withoutDupes(ansiQuoted(bracesQuoted(text.slice(start, m.index), live.slice(start, m.index))))).slice(0, 1);
+    }
     for (const words of feeders) sftpFeeder(words, out, depth);
   }
 }
+
+/** A command substitution: `$(…)` or backticks. */
+const SUBSTITUTION = /\$\(|`/;
 
 /** A command line with `2>&1` and `&>` blanked: redirects, not the separators the splitter would cut at. */
 const withoutDupes = (text: string): string => text.replace(/\d*>&\d*|&>>?/g, (r) => " ".repeat(r.length));
@@ -894,15 +959,46 @@ function beforeRedirects(live: string, at: number): number {
   }
 }
 
-/** Where the simple command that ends at `end` starts: after the last `;`, `|`, `&`, a line's end or a parenthesis before it (not the `&` of `2>&1` or `&>`). */
-function commandStart(live: string, end: number): number {
+/**
+ * Where the simple command that ends at `end` starts: after the last `;`, `|`, `&`, a line's
+ * end, a parenthesis or a group's brace before it (not the `&` of `2>&1` or `&>`, not the
+ * braces of `{}` or `${X}`, not a substitution's parentheses or backticks, paired by `pairs`),
+ * and not before `floor`.
+ */
+function commandStart(live: string, end: number, pairs: () => ReadonlyMap<number, number>, floor: number): number {
   let k = end;
   while (k > 0) {
     const c = live[k - 1]!;
-    if (/[;|\n(){}`]/.test(c) || (c === "&" && live[k - 2] !== ">" && live[k] !== ">")) break;
+    // A substitution in the command (`ls $(pwd)`, `` ls `pwd` ``, `diff <(a) b`) is part of it; not read past `floor`
+    // (the pipe read before, which such a substitution holds), so that no text is read twice.
+    if (c === ")") {
+      const open = pairs().get(k - 1);
+      if (open === undefined || !/[$<>]/.test(live[open - 1] ?? "")) break;
+      if (open - 1 <= floor) return floor + 1;
+      k = open - 1;
+      continue;
+    }
+    if (c === "`") {
+      const open = live.lastIndexOf("`", k - 2);
+      if (open < 0) break;
+      if (open <= floor) return floor + 1;
+      k = open;
+      continue;
+    }
+    if (/[;|\n(]/.test(c) || (c === "&" && live[k - 2] !== ">" && live[k] !== ">")) break;
+    if ((c === "{" && /\s/.test(live[k] ?? "")) || (c === "}" && /[\s;]/.test(live[k - 2] ?? ""))) break;
     k--;
   }
   return k;
+}
+
+/** The opening of a group (`( … )`, `{ …; }`) that ends at `end`, if one does: not a substitution's (`$(…)`, `<(…)`, `${X}`). */
+function groupOpening(live: string, end: number, pairs: () => ReadonlyMap<number, number>): number | undefined {
+  const c = live[end - 1];
+  if (c !== ")" && c !== "}") return undefined;
+  const open = pairs().get(end - 1);
+  if (open === undefined || /[$<>=]/.test(live[open - 1] ?? "") || (c === "}" && !/\s/.test(live[open + 1] ?? ""))) return undefined;
+  return open;
 }
 
 /** What one command piped into sftp hands it: echo's and printf's text, read as sftp's commands; else code the plan does not show (nothing for a silent command, cat's here-document, read where it is given, or a device). */
@@ -1061,6 +1157,20 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
   commandEffect([name, name === "php" ? "-r" : /^python/.test(name) ? "-c" : "-e", body], out, depth + 1);
 }
 
+/**
+ * A `$'…'` here-string given to a shell or an interpreter with no script (`sh <<< $'rm -rf
+ * x'`, `python3 - <<< $'…'`; STDIN_PROGRAM reads the quoted forms): read as its program.
+ * Whether it was one.
+ */
+function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number): boolean {
+  const k = afterWrappers(words);
+  const name = basename(words[k] ?? "");
+  if (!SHELLS.has(name) && !INTERPRETER.test(name)) return false;
+  if (words.slice(k + 1).some((a) => !a.startsWith("-"))) return true;
+  commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
+  return true;
+}
+
 /** A client's words without its `-f -` or `-f /dev/stdin` (it reads its SQL from this input), and whether they had one. */
 function withoutStdinFile(words: readonly string[]): { kept: string[]; found: boolean } {
   const kept: string[] = [];
@@ -1081,8 +1191,8 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
-/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program or ssh (whose host a body runs on): a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh"].join("|"));
+/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on) or a shell (`ansiProgram`): a cheap test before a line is split. */
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */

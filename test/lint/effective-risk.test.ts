@@ -1578,6 +1578,35 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(runCommand(command).risk).toBe("read");
   });
 
+  it.each([
+    // The same forms piped into a shell (found on the way): printf's arguments, a group, echo's words in pieces, a `$'…'` string.
+    ["printf 'rm -rf %s\\n' /srv/cache | sh", "write", true, "`rm -rf`"],
+    ["printf '%s\\n' 'rm -rf /srv/cache' | bash", "write", true, "`rm -rf`"],
+    ["(echo 'cd /srv'; echo 'rm -rf cache') | sh", "write", true, "`rm -rf`"],
+    ["{ echo rm -rf /srv/cache; } | bash", "write", true, "`rm -rf`"],
+    ["echo 'rm' '-rf' /srv/cache | sh", "write", true, "`rm -rf`"],
+    ["echo $'rm -rf /srv/cache' | sh", "write", true, "`rm -rf`"],
+    ["echo 'rm -rf /srv/cache' | nice sh", "write", true, "`rm -rf`"],
+    ["sh <<< $'cd /srv\\nrm -rf cache'", "write", true, "`rm -rf`"],
+    ["python3 - <<< $'import shutil\\nshutil.rmtree(\"/srv/cache\")'", "write", true, "`python3 shutil.rmtree`"],
+    ['echo "$X" | sh', "write", true, "`echo $X | sh` (code the plan does not show)"],
+    ['echo "$(cat steps.txt)" | bash', "write", true, "`echo $(…) | bash` (code the plan does not show)"],
+  ] as const)("%s", (command, risk, destructive, what) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+    expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
+  });
+
+  it.each([
+    "printf 'ls -l %s\\n' /srv | sh",
+    "(echo 'cd /srv'; echo 'ls -l') | sh",
+    "sh <<< $'cd /srv\\nls'",
+    "{ echo rm -rf x; } | bash -n",
+    'echo "$(ls)" | wc -l',
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
   it("a production name in a variable a file program does not read names no production; one it reads, or any other program, still does", () => {
     const production = (command: string) => commandEffects(command).map((e) => [e.what, e.production]);
     expect(production("export NODE_ENV=production && rm -rf dist/tmp")).toEqual([["`rm -rf`", undefined]]);
@@ -1605,6 +1634,10 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(commandEffects(`awk '${"print $1 ".repeat(30000)}| "sh"'`).map((e) => e.what)).toEqual(['`awk | "sh"` (code the plan does not show)']);
     expect(commandEffects(`awk '${"((".repeat(30000)}print "rm " $1 | "sh"'`).map((e) => e.what)).toEqual(["`rm`"]);
     expect(commandEffects(`${"ls | xargs echo ".repeat(20000)}| sh`).length).toBeLessThan(3);
+    expect(commandEffects(`${"(".repeat(40000)}echo ls${")".repeat(40000)} | sh`)).toEqual([]);
+    expect(commandEffects(`${"{ echo ls; } | sh; ".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`${"$(".repeat(20000)}${"a)|sh ".repeat(20000)}`).filter((e) => e.what.endsWith("| sh` (code the plan does not show)")).length).toBe(20000);
+    expect(commandEffects(`ls ${"$(a) ".repeat(20000)}| sh`).map((e) => e.what)).toEqual(["`ls | sh` (code the plan does not show)"]);
   });
 
   it("stays linear on printf arguments, groups and here-strings fed to sftp", () => {
@@ -1613,6 +1646,7 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(new Set(commandEffects(`(${"echo rm a; ".repeat(20000)}) | sftp h`).map((e) => e.what))).toEqual(new Set(["`sftp rm`"]));
     expect(commandEffects(`${"(".repeat(40000)}echo ls${")".repeat(40000)} | sftp h`)).toEqual([]);
     expect(commandEffects(`${") | sftp h; ".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`${"$(".repeat(20000)}${"a)|sftp h ".repeat(20000)}`).filter((e) => e.what.endsWith("| sftp` (code the plan does not show)")).length).toBe(20000);
     expect(commandEffects(`sftp h <<< $'${"ls\\n".repeat(40000)}rm x'`).map((e) => e.what)).toEqual(["`sftp rm`"]);
   });
 });
