@@ -314,9 +314,11 @@ function liveText(text: string): string {
  * '{ print "rm " $0 }' | sh`, `ls | sed 's/^/rm /' | bash`, `./list.sh | bash`): awk's
  * strings and what its prints start their lines with, sed's replacements, and the words
  * echo or printf prints for xargs (`xargs -I{} echo rm {}`) are the starts of the commands,
- * read as such; any other program's output, or a line that starts with what the input holds,
- * is code the plan does not show. Echoed text and a file cat hands on are read where they
- * are given (ECHOED_TO_SHELL, CATTED_TO_SHELL, STDIN_PROGRAM).
+ * read as such; what echo and printf print, alone or in a group before the pipe, is the
+ * commands (`shellFeeder`); any other program's output, or a line that starts with what the
+ * input holds, is code the plan does not show. A file cat hands on is read where it is given
+ * (CATTED_TO_SHELL). Returns the pipes whose echo or printf it read, which ECHOED_TO_SHELL
+ * and BARE_ECHO_TO_SHELL then leave.
  */
 function generatedForShell(text: string, live: string, out: CommandEffect[], depth: number): Set<number> {
   // The pipes whose echo or printf this reads (ECHOED_TO_SHELL and BARE_ECHO_TO_SHELL leave them).
@@ -896,7 +898,7 @@ function ansiQuoted(text: string): string {
 /** A pipe (not `||`) and its reader's command, on the text a shell runs (quoted text blanked: the reader is looked for in the text). */
 const PIPE_READER = /(?<!\|)\|(?!\|)[^|;&\n]*/g;
 
-/** Programs that write nothing to their output, in a group feeding sftp: `(cd x; echo rm y)`. */
+/** Programs that write nothing to their output, in a group piped into sftp or a shell: `(cd x; echo rm y)`. */
 const SILENT = new Set(["cd", "sleep", "true", ":", "set", "export", "wait", "pushd", "popd"]);
 
 /**
