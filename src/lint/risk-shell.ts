@@ -400,7 +400,8 @@ function shellFeeder(words: readonly string[], shell: string, out: CommandEffect
   }
   const printed = program === "echo" || program === "printf" ? printedText(program, args) : undefined;
   const before = out.length;
-  if (printed !== undefined) out.push(...commandEffects(printed, depth + 1));
+  // `echo 'ls\nrm -rf x'`: the escapes undone too, as sh's echo (dash's) undoes them.
+  if (printed !== undefined) out.push(...commandEffects(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, depth + 1));
   // `echo "$X" | sh`: what the variable holds runs.
   if (out.length > before || (printed !== undefined && !/^[ \t]*[^\s$`]*[$`]/m.test(printed))) return;
   const shown = words.slice(k).join(" ");

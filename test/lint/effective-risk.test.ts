@@ -1587,6 +1587,7 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     ["echo 'rm' '-rf' /srv/cache | sh", "write", true, "`rm -rf`"],
     ["echo $'rm -rf /srv/cache' | sh", "write", true, "`rm -rf`"],
     ["echo 'rm -rf /srv/cache' | nice sh", "write", true, "`rm -rf`"],
+    ["echo 'ls\\nrm -rf /srv/cache' | sh", "write", true, "`rm -rf`"],
     ["sh <<< $'cd /srv\\nrm -rf cache'", "write", true, "`rm -rf`"],
     ["python3 - <<< $'import shutil\\nshutil.rmtree(\"/srv/cache\")'", "write", true, "`python3 shutil.rmtree`"],
     ['echo "$X" | sh', "write", true, "`echo $X | sh` (code the plan does not show)"],
