@@ -32,6 +32,7 @@ const SUITES = {
   "--holdout5": { test: "test/lint/holdout5.test.ts", env: "PLANSPEC_HOLDOUT5_REPORT", title: "the fifth held-out corpus", dir: "specs/lint/holdout5/" },
   "--holdout6": { test: "test/lint/holdout6.test.ts", env: "PLANSPEC_HOLDOUT6_REPORT", title: "the sixth held-out corpus", dir: "specs/lint/holdout6/" },
   "--holdout7": { test: "test/lint/holdout7.test.ts", env: "PLANSPEC_HOLDOUT7_REPORT", title: "the seventh held-out corpus", dir: "specs/lint/holdout7/" },
+  "--holdout8": { test: "test/lint/holdout8.test.ts", env: "PLANSPEC_HOLDOUT8_REPORT", title: "the eighth held-out corpus", dir: "specs/lint/holdout8/" },
 };
 const flags = Object.keys(SUITES).filter((f) => f !== "");
 if (args.includes("--help") || args.includes("-h")) {
