@@ -6,26 +6,10 @@
  * description that says "does not send").
  */
 import { describe, expect, it } from "vitest";
-import { EffectiveRisk } from "../../src/lint/effective-risk.js";
-import { PlanGraph } from "../../src/graph.js";
 import { commandEffects } from "../../src/lint/risk-shell.js";
 import { sqlEffects } from "../../src/lint/risk-sql.js";
 import { toolActions } from "../../src/lint/risk-words.js";
-import { compileYaml } from "./rules-tester.js";
-
-function stepRisk(tools: string, step: string) {
-  const result = compileYaml(`planspec: 1\nname: case\ngoal: One step.\ntools: ${tools}\nsteps:\n  s:\n${step.replace(/^/gm, "    ")}\n`);
-  const ir = result.ir!;
-  const risk = new EffectiveRisk(ir, new PlanGraph(ir));
-  const node = ir.nodes[0]!;
-  const s = risk.of(node);
-  return { risk: s.risk, destructive: s.destructive, reasons: s.signals.map((g) => g.reason), impacts: s.impacts.map((i) => i.impact), cause: risk.cause(node, s.risk) };
-}
-
-const SQL_TOOL = "{ db.query: { risk: read, description: Run a SQL statement against the warehouse } }";
-const SHELL = "{ shell.run: { risk: read, description: Run a diagnostic shell command } }";
-const runSql = (sql: string) => stepRisk(SQL_TOOL, `kind: read\ngoal: Run the statement\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`);
-const runCommand = (command: string) => stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`);
+import { runCommand, runSql, SHELL, SQL_TOOL, stepRisk } from "./step-risk.js";
 
 describe("SQL in arguments", () => {
   it.each([
