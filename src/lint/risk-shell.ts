@@ -128,13 +128,21 @@ function afterWrappers(words: readonly string[], from = 0): number {
   let k = from;
   for (;;) {
     const w = basename(words[k] ?? "");
-    if (/^(?:sudo|doas|exec|nohup|nice|command|time)$/.test(w)) for (k++; words[k]?.startsWith("-"); ) k += /^-[ugCD]$/.test(words[k]!) ? 2 : 1;
-    else if (w === "env") for (k++; words[k] !== undefined && (words[k]!.startsWith("-") || words[k]!.includes("=")); ) k++;
+    if (STAGE_WRAPPERS.has(w)) {
+      const values = WRAPPER_VALUES[w] ?? /^-[ugCD]$/;
+      for (k++; words[k]?.startsWith("-") && words[k] !== "--"; ) k += values.test(words[k]!) ? 2 : 1;
+      if (words[k] === "--") k++;
+      // `timeout 30 sh`, `chrt -i 0 sh`, `taskset 0x3 sh`: the duration, priority or mask before the program.
+      if (/^(?:timeout|chrt|taskset)$/.test(w) && /^(?:\d|0x)/i.test(words[k] ?? "")) k++;
+    } else if (w === "env") for (k++; words[k] !== undefined && (words[k]!.startsWith("-") || words[k]!.includes("=")); ) k++;
     // `PGPASSWORD=x psql …`: an assignment in front of the program.
     else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k] ?? "")) k++;
     else return k;
   }
 }
+
+/** Programs that run the rest of their words as a command, with its stdin: what a pipe's stage runs is after them. */
+const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "unbuffer"]);
 
 /** A call of awk's system() with a string first: the command line it runs starts with that string. */
 const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
@@ -233,8 +241,27 @@ export const COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
 
 /** Text that arrives from elsewhere or encoded: a download, a decoder. */
 const FETCHED_OR_DECODED = /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b|\bbase64\s+(?:-\w*d\w*|--decode)\b|\bxxd\s+-\w*r|\bopenssl\s+(?:enc|base64)\b[^|;]*\s-d\b|\b(?:gunzip|zcat|uudecode)\b|\bgzip\s+-\w*d|\bprintf\s+["']?(?:\\x|%b)|\brev\b/;
+/** Shells and interpreters that read a program on stdin; `source` and `.` read it from `/dev/stdin`. */
+const SHELL_READERS = String.raw`(?:sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b|(?:source|\.)(?=[ \t]+\/dev\/stdin\b)`;
+/** A word of a command line: no blank, no operator. */
+const LINE_WORD = String.raw`[^\s|;&()<>]`;
+
+/**
+ * A pipe (`|` or `|&`) into one of `readers` behind any wrappers (`| sudo -u app sh`, `| timeout
+ * 30 sh`, `| chrt -i 0 bash`, `| env A=1 sh`): a wrapper's options, an option's value, an
+ * assignment or a number (a duration, priority or mask). An option's value names no wrapper
+ * and no reader and starts with no digit, so each word has one reading (no backtracking on a
+ * long line). Group 1: the reader; group 2: the rest of its stage.
+ */
+function pipedToReader(readers: string): RegExp {
+  const wrappers = [...STAGE_WRAPPERS, "env"].join("|");
+  const value = String.raw`(?![-\d])(?!(?:${wrappers})\b)(?!(?:${readers}))(?!${LINE_WORD}*=)${LINE_WORD}+`;
+  const word = String.raw`-${LINE_WORD}+(?:\s+${value})?|\d${LINE_WORD}*|[A-Za-z_]\w*=${LINE_WORD}*`;
+  return new RegExp(String.raw`\|&?\s*(?:(?:${wrappers})(?:\s+(?:${word}))*\s+)*(?:[^\s/|;&()<>]*\/)*(${readers})([^|;&\n]*)`, "g");
+}
+
 /** A shell or interpreter reading its program from a pipe (`| sh`, `| sudo bash -s`, `| python3 -`), not from a script file. */
-const PIPED_TO_SHELL = /\|\s*(?:(?:sudo|command|exec|nohup|nice|doas)\s+(?:-\S+\s+)*)?(?:timeout\s+(?:-\S+\s+)*\S+\s+)?(?:env\s+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)\b([^|;&\n]*)/g;
+const PIPED_TO_SHELL = pipedToReader(SHELL_READERS);
 /** The interpreter after a pipe has a program of its own, not stdin: inline code (`sh -c`, `python3 -m`, `node -e`) or a script file. */
 function ownProgram(interpreter: string, rest: string): boolean {
   const flag = /^(?:sh|bash|zsh|dash|ksh|fish)$/.test(interpreter) ? /(?:^|\s)-\w*c\b/ : /^python/.test(interpreter) ? /(?:^|\s)-\w*[cm]\b/ : /(?:^|\s)(?:-\w*[eEpr]\b|--eval\b|--print\b|-Command\b)/;
@@ -326,8 +353,13 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
   let groups: Map<number, number> | undefined;
   let last = -1;
   for (const m of live.matchAll(PIPED_TO_SHELL)) {
-    // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax.
-    if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length)) || SYNTAX_ONLY.test(m[2]!)) continue;
+    // `a || sh` is no pipe; `| sh -c …`, `| python3 script.py` have a program of their own; `| bash -n` only checks syntax
+    // (what is echoed into it is then no command either: ECHOED_TO_SHELL leaves it).
+    if (live[m.index - 1] === "|" || ownProgram(m[1]!, text.slice(m.index + m[0].length - m[2]!.length, m.index + m[0].length))) continue;
+    if (SYNTAX_ONLY.test(m[2]!)) {
+      read.add(m.index);
+      continue;
+    }
     const previous = last;
     last = m.index;
     // A group before the pipe (`(echo rm a; echo ls) | sh`): each of its commands (one holding an earlier pipe into a shell hands on its output).
@@ -336,12 +368,13 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
     if (group !== undefined) {
       read.add(m.index);
       if (group < previous) out.push({ risk: "write", destructive: true, what: `\`( … ) | ${m[1]}\` (code the plan does not show)` });
-      else for (const words of splitCommands(withoutDupes(ansiQuoted(text.slice(group + 1, end - 1))))) shellFeeder(words, m[1]!, out, depth);
+      else for (const c of feederCommands(text, live, group + 1, end - 1)) shellFeeder(c.words, m[1]!, out, depth, c.elsewhere);
       continue;
     }
     // The program feeding it, after shell keywords and its wrappers (`then sudo ./gen.sh | sh`), not counting `2>&1` (the splitter cuts at its `&`).
     const start = commandStart(live, m.index, () => (groups ??= pairedGroups(live)), previous);
-    const feeder = splitCommands(withoutDupes(ansiQuoted(bracesQuoted(text.slice(start, m.index), live.slice(start, m.index)))))[0] ?? [];
+    const first = feederCommands(text, live, start, m.index)[0];
+    const feeder = first?.words ?? [];
     let f = 0;
     while (KEYWORDS.has(feeder[f] ?? "")) f++;
     f = afterWrappers(feeder, f);
@@ -349,13 +382,18 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
     const xargs = basename(feeder[f] ?? "") === "xargs";
     if (xargs) for (f++; feeder[f]?.startsWith("-"); ) f += WRAPPER_VALUES.xargs!.test(feeder[f]!) ? 2 : 1;
     const program = basename(feeder[f] ?? "");
-    // A file cat hands on is read where it is given (CATTED_TO_SHELL).
+    // A file cat hands on is read where it is given (CATTED_TO_SHELL); a here-string it hands on, as echoed text.
+    if (!xargs && program === "cat" && feeder[f + 1] === "<<<" && feeder[f + 2] !== undefined) {
+      read.add(m.index);
+      shellFeeder(["echo", feeder[f + 2]!], m[1]!, out, depth, false);
+      continue;
+    }
     if (program === "" || (!xargs && program === "cat")) continue;
     if (!xargs && (program === "echo" || program === "printf")) {
       read.add(m.index);
       // `echo "$(cat cmds.txt)" | sh`: what a substitution prints, the plan does not show.
       if (SUBSTITUTION.test(live.slice(start, m.index))) out.push({ risk: "write", destructive: true, what: `\`${program} $(…) | ${m[1]}\` (code the plan does not show)` });
-      else shellFeeder(feeder.slice(f), m[1]!, out, depth);
+      else shellFeeder(feeder.slice(f), m[1]!, out, depth, first?.elsewhere === true);
       continue;
     }
     const before = out.length;
@@ -388,11 +426,11 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
  * its arguments, `$'…'` strings undone), a file cat hands on as a script by its name; a line
  * that is a variable's, or any other program's output, is code the plan does not show.
  */
-function shellFeeder(words: readonly string[], shell: string, out: CommandEffect[], depth: number): void {
+function shellFeeder(words: readonly string[], shell: string, out: CommandEffect[], depth: number, elsewhere: boolean): void {
   const k = afterWrappers(words);
   const program = basename(words[k] ?? "");
   const args = words.slice(k + 1);
-  if (program === "" || SILENT.has(program) || words.some((w) => /^(?:1?>|&>)/.test(w))) return;
+  if (program === "" || SILENT.has(program) || elsewhere) return;
   if (program === "cat") {
     const file = afterEachOption(args, NO_VALUES)[0];
     if (file !== undefined && !file.startsWith("<")) shellStdin(`cat ${file} | ${shell}`, file, out, depth);
@@ -625,7 +663,7 @@ function sedInserted(args: readonly string[]): string[] {
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
-const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*)?\s*<<<\s*(["'])((?:(?!\5).)*)\5)/gs;
+const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*<<<\s*(?:(["'])((?:(?!\5).)*)\5|((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
 
 const NO_VARS: ReadonlyMap<string, string> = new Map();
 const NO_PIPES: ReadonlySet<number> = new Set();
@@ -666,13 +704,20 @@ const EXPANDED = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
  */
 const FILE_ONLY = new Set(["rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "mkdir", "touch", "chmod", "chown", "chgrp", "truncate", "tee", "install"]);
 
+/** Variables the shell itself expands with no `$`: `~` is HOME, a bare `cd` goes HOME, `cd -` to OLDPWD, `cd dir` looks in CDPATH. */
+const SHELL_PATH_VARS: ReadonlySet<string> = new Set(["HOME", "OLDPWD", "CDPATH", "PWD"]);
+/** A line that reads variables by name (`printenv D`, `${!X}`, `eval`, `env` printing them, `declare -p`): any value it assigns may reach any program. */
+const BY_NAME = /\bprintenv\b|\$\{!|\beval\b|(?:^|[\s;&|(])env[ \t]*(?:$|[;&|)\n])|\b(?:declare|typeset|export)[ \t]+-p\b|\bcompgen\b|\/environ\b/;
+
 /** What a line's assignments say of production: the first value that names it, and the first whose variable the line expands (one pass over each). */
 function productionAssigned(text: string): Pick<Line, "production" | "productionExpanded" | "expanded"> {
   const named = [...text.matchAll(ASSIGNED_VALUE)].map((m) => [m[1]!, m[2]!.replace(/^(["'])(.*)\1$/s, "$2")] as const).filter(([, v]) => PRODUCTION.test(v));
   if (named.length === 0) return {};
   const expanded = new Set([...text.matchAll(EXPANDED)].map((m) => m[1]!));
   const production = named[0]?.[1];
-  const productionExpanded = named.find(([n]) => expanded.has(n))?.[1];
+  // A variable the shell expands without a `$`, or any variable on a line that reads them by name, counts as expanded.
+  const byName = BY_NAME.test(text);
+  const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
   return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), expanded };
 }
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
@@ -715,6 +760,22 @@ function pythonModule(words: readonly string[], i: number): { module: string; at
   return undefined;
 }
 
+/** A stage `| cat` (no file; `-` or `-u` at most) between two pipes: cat copies its stdin on, as if the stage were not there. */
+const PASS_THROUGH_CAT = /(?<!\|)\|[ \t]*cat(?:[ \t]+-u?)*[ \t]*(?=\|(?!\|))/g;
+
+/** `text` and `live` (as a shell runs it, offsets kept) with each pass-through cat's pipe and words blanked, found on `live`. */
+function withoutPassThroughCats(text: string, live: string): [string, string] {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const m of live.matchAll(PASS_THROUGH_CAT)) {
+    pieces.push(text.slice(at, m.index), " ".repeat(m[0].length));
+    at = m.index + m[0].length;
+  }
+  if (at === 0) return [text, live];
+  pieces.push(text.slice(at));
+  return [pieces.join(""), live.replace(PASS_THROUGH_CAT, (cat) => " ".repeat(cat.length))];
+}
+
 /** One-word commands of every shell, not a sourced file's functions (`clear` clears the screen). */
 const TERMINAL_WORDS = new Set(["clear", "reset", "install", "import", "true", "false", "exit", "return", "set", "unset", "export", "shift", "wait", "trap", "read", "test"]);
 
@@ -722,10 +783,13 @@ const TERMINAL_WORDS = new Set(["clear", "reset", "install", "import", "true", "
 const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
 /** The effects of every simple command in `text` that is not a plain read. */
-export function commandEffects(text: string, depth = 0): CommandEffect[] {
+export function commandEffects(source: string, depth = 0): CommandEffect[] {
   const out: CommandEffect[] = [];
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
-  const live = text.includes("|") ? liveText(text.includes("<<") ? blankedBodies(text, hereInputs(text), new Set()) : text) : text;
+  let live = source.includes("|") ? liveText(source.includes("<<") ? blankedBodies(source, hereInputs(source), new Set()) : source) : source;
+  let text = source;
+  // `echo … | cat | sh` is `echo … | sh`.
+  if (live.includes("cat")) [text, live] = withoutPassThroughCats(text, live);
   const hidden = hiddenCode(text, live);
   let fed: ReadonlySet<number> = NO_PIPES;
   if (hidden) out.push(hidden);
@@ -734,7 +798,8 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
   if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
-    const body = m[1] !== undefined ? m[2]! : m[6]!;
+    // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
+    const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
     const name = basename(m[3] ?? m[4]!);
     const flag = SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e";
@@ -804,8 +869,8 @@ export function commandEffects(text: string, depth = 0): CommandEffect[] {
 
 /** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */
 const HERE_DOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z_][\w.-]*))/g;
-/** A quoted here-string: `<<< 'DROP TABLE t'`, `<<< $'cd /x\nrm y'` (a `$'…'` string's escapes undone). */
-const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)"|\$'((?:[^'\\\n]|\\.)*)')/g;
+/** A here-string: `<<< 'DROP TABLE t'`, `<<< $'cd /x\nrm y'` (a `$'…'` string's escapes undone), `<<< rm\ x` (one word, its escapes undone). */
+const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)"|\$'((?:[^'\\\n]|\\.)*)'|((?:[^\s'"\\;&|()<>$`]|\\.)+))/g;
 
 /**
  * The here-documents and quoted here-strings of a command line: the words of the command
@@ -838,7 +903,7 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : ansiC(m[3]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}) });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}) });
   return found;
 }
 
@@ -921,7 +986,7 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
     last = m.index;
     if (sftpBatchFile(reader) !== undefined) continue;
     const end = beforeRedirects(live, m.index);
-    let feeders: string[][];
+    let feeders: FeederCommand[];
     // A group (`( … )`, `{ …; }`) before the pipe: each of its commands; else the last command.
     const open = groupOpening(live, end, () => (groups ??= pairedGroups(live)));
     if (open !== undefined) {
@@ -930,7 +995,7 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
         out.push({ risk: "write", destructive: true, what: "`( … ) | sftp` (code the plan does not show)" });
         continue;
       }
-      feeders = splitCommands(withoutDupes(ansiQuoted(text.slice(open + 1, end - 1))));
+      feeders = feederCommands(text, live, open + 1, end - 1);
     } else {
       const start = commandStart(live, m.index, () => (groups ??= pairedGroups(live)), previous);
       // `echo "$(cat cmds.txt)" | sftp h`: what a substitution prints, the plan does not show.
@@ -938,10 +1003,43 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
         out.push({ risk: "write", destructive: true, what: "`$(…) | sftp` (code the plan does not show)" });
         continue;
       }
-      feeders = splitCommands(withoutDupes(ansiQuoted(bracesQuoted(text.slice(start, m.index), live.slice(start, m.index))))).slice(0, 1);
+      feeders = feederCommands(text, live, start, m.index).slice(0, 1);
     }
-    for (const words of feeders) sftpFeeder(words, out, depth);
+    for (const c of feeders) sftpFeeder(c.words, out, depth, c.elsewhere);
   }
+}
+
+/** A command before a pipe, and whether it sends its output to a file rather than down the pipe (`outputElsewhere`). */
+interface FeederCommand {
+  words: string[];
+  elsewhere: boolean;
+}
+
+/**
+ * The commands of `text.slice(from, to)` as a shell splits them (`2>&1` no separator, `$'…'`
+ * undone, xargs' `{}` a word), each with whether it sends its output elsewhere, judged on
+ * `live` (quoted text blanked), so that a quoted `'>/dev/null'` is a word echo prints, not a
+ * redirect. When the two splits disagree, no command is taken to send it elsewhere.
+ */
+function feederCommands(text: string, live: string, from: number, to: number): FeederCommand[] {
+  const commands = splitCommands(withoutDupes(ansiQuoted(bracesQuoted(text.slice(from, to), live.slice(from, to)))));
+  const liveCommands = splitCommands(withoutDupes(bracesQuoted(live.slice(from, to), live.slice(from, to))));
+  const aligned = liveCommands.length === commands.length;
+  return commands.map((words, i) => ({ words, elsewhere: aligned && outputElsewhere(liveCommands[i]!) }));
+}
+
+/**
+ * Whether a command's words (quoted text blanked) send its output to a file (`> log`,
+ * `>>f`, `1> /dev/null`) instead of down the pipe after it; `> /dev/stdout` still feeds it.
+ * (`>&2` and `&>` are blanked before the split: such a command is taken to feed the pipe.)
+ */
+function outputElsewhere(words: readonly string[]): boolean {
+  return words.some((w, k) => {
+    const m = /^1?>>?(.*)$/.exec(w);
+    if (!m) return false;
+    const target = m[1] || (words[k + 1] ?? "");
+    return !/^\/dev\/(?:stdout|fd\/1)$/.test(target);
+  });
 }
 
 /** A command substitution: `$(…)` or backticks. */
@@ -1005,12 +1103,11 @@ function groupOpening(live: string, end: number, pairs: () => ReadonlyMap<number
 }
 
 /** What one command piped into sftp hands it: echo's and printf's text, read as sftp's commands; else code the plan does not show (nothing for a silent command, cat's here-document, read where it is given, or a device). */
-function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: number): void {
+function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: number, elsewhere: boolean): void {
   const k = afterWrappers(words);
   const program = basename(words[k] ?? "");
   const args = words.slice(k + 1);
-  // (Output sent to a file or to stderr: `> f`, `>&2`, `&> f`.)
-  if (program === "" || SILENT.has(program) || words.some((w) => /^(?:1?>|&>)/.test(w))) return;
+  if (program === "" || SILENT.has(program) || elsewhere) return;
   if (program === "cat") {
     const file = afterEachOption(args, NO_VALUES)[0];
     if (file === undefined || file.startsWith("<") || /^\/dev\//.test(file)) return;
@@ -1646,16 +1743,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
       if (!verb || DOCKER_READ.has(verb)) return;
       if (verb === "push") return push(X, `${program} push`);
-      // `docker run --rm migrate/migrate -path=/m -database "$DB" down`: the image of a tool runs that tool, read as it is.
+      // `docker run --rm migrate/migrate -path=/m -database "$DB" down`: the image of a tool runs that tool, read as it is,
+      // beside the container run itself, a write like any: an image's entrypoint may run whatever it is given
+      // (liquibase's runs an OS command named as its first argument), and the run pulls the image.
       const tool = verb === "run" && depth < MAX_DEPTH ? toolImageRun(args) : undefined;
       if (tool) {
         const inner: CommandEffect[] = [];
         commandEffect(tool.words, inner, depth + 1, line);
         if (production !== undefined) for (const e of inner) e.production ??= production;
         pushAll(out, inner);
-        // Without `--rm` the stopped container is kept.
-        if (!tool.removed) push(W, `${program} run`);
-        return;
       }
       return push(DOCKER_DESTRUCTIVE.has(verb) ? D : W, `${program} ${verb === s0 ? s0 : `${s0} ${verb}`}`);
     }
@@ -2116,29 +2212,27 @@ const TOOL_IMAGES: Readonly<Record<string, string>> = lookup({
 });
 
 /** `docker run`'s options that take a value (`--name=x` is one word). */
-const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation"]);
+const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation", "--volume-driver", "--blkio-weight", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-mems", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--isolation", "--kernel-memory", "--log-opt", "--oom-score-adj", "--storage-opt", "--cgroupns"]);
 
 /**
  * `docker run [options] IMAGE args` (or `docker container run`) of a tool's own image: the
- * tool's words (`migrate/migrate -path=/m down` is `migrate -path=/m down`) and whether the
- * container is removed after (`--rm`). Undefined for any other image, or when `--entrypoint`
- * runs something else; an option misread only leaves the run read as `docker run`.
+ * tool's words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined for
+ * any other image, or when `--entrypoint` runs something else; an option misread only
+ * leaves the run read as `docker run` (a write).
  */
-function toolImageRun(args: readonly string[]): { words: string[]; removed: boolean } | undefined {
+function toolImageRun(args: readonly string[]): { words: string[] } | undefined {
   let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
   if (args[k] === "container") k++;
   if (args[k] !== "run") return undefined;
-  let removed = false;
   for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) ? 2 : 1) {
     if (/^--entrypoint(?:=|$)/.test(args[k]!)) return undefined;
-    if (args[k] === "--rm") removed = true;
   }
   const image = args[k];
   if (image === undefined) return undefined;
   // `docker.io/migrate/migrate:v4`, `ghcr.io/amacneil/dbmate@sha256:…`: the name without its registry, tag and digest.
   const name = image.replace(/@.*$/, "").replace(/:[^/]*$/, "").replace(/^[^/]*[.:][^/]*\/|^localhost\//, "").replace(/^library\//, "");
   const tool = TOOL_IMAGES[name];
-  return tool === undefined ? undefined : { words: [tool, ...args.slice(k + 1)], removed };
+  return tool === undefined ? undefined : { words: [tool, ...args.slice(k + 1)] };
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */

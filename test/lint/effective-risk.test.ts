@@ -1429,10 +1429,13 @@ describe("migrators from images and module paths, split awk strings, sftp from p
     expect(r.cause?.reason).toBe(`${what} in \`with.command\``);
   });
 
+  // A container run is a write whatever the tool in it reads (redteam-pipes.test.ts: an image's entrypoint runs what it is given).
+  it.each(["docker run --rm migrate/migrate -version", 'docker run --rm migrate/migrate -path=/m -database "$DB" version', "docker run --rm flyway/flyway -url=jdbc:postgresql://db/app info"])("a write, not destructive: %s", (command) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive, r.cause?.reason]).toEqual(["write", false, "`docker run` in `with.command`"]);
+  });
+
   it.each([
-    "docker run --rm migrate/migrate -version",
-    'docker run --rm migrate/migrate -path=/m -database "$DB" version',
-    "docker run --rm flyway/flyway -url=jdbc:postgresql://db/app info",
     'go run github.com/golang-migrate/migrate/v4/cmd/migrate -path m -database "$DB" version',
     "go run -n github.com/golang-migrate/migrate/v4/cmd/migrate -path m down",
     "go run ./cmd/report --dry-run",
