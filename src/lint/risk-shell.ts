@@ -400,8 +400,8 @@ function shellFeeder(words: readonly string[], shell: string, out: CommandEffect
   }
   const printed = program === "echo" || program === "printf" ? printedText(program, args) : undefined;
   const before = out.length;
-  // `echo 'ls\nrm -rf x'`: the escapes undone too, as sh's echo (dash's) undoes them.
-  if (printed !== undefined) out.push(...commandEffects(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, depth + 1));
+  // `echo 'ls\nrm -rf x'`, `echo '\0162m x'`: the escapes undone too, as sh's echo (dash's) undoes them.
+  if (printed !== undefined) out.push(...commandEffects(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed, true)}` : printed, depth + 1));
   // `echo "$X" | sh`: what the variable holds runs.
   if (out.length > before || (printed !== undefined && !/^[ \t]*[^\s$`]*[$`]/m.test(printed))) return;
   const shown = words.slice(k).join(" ");
@@ -438,8 +438,20 @@ interface AwkToken {
   text: string;
 }
 
-/** awk's escapes in a string: `\n`, `\t` and the character itself for any other. */
+/** awk's escapes in a string: `\n`, `\t` and the character itself for any other (octal and hex: awkEscape). */
 const AWK_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r" });
+
+/**
+ * The escape after a backslash, at `at` in an awk string: its text and the index of its last
+ * character. awk undoes octal `\NNN` (one to three digits) and hex `\xHH` (gawk and mawk
+ * take two digits) as well as `\n`, `\t`: `"\162m -rf "` prints `rm -rf `.
+ */
+function awkEscape(program: string, at: number): { text: string; last: number } {
+  const code = /^(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2})/.exec(program.slice(at, at + 3));
+  if (code) return { text: codedCharacter(code[0]), last: at + code[0].length - 1 };
+  const c = program[at] ?? "";
+  return { text: AWK_ESCAPES[c] ?? c, last: at };
+}
 
 /** After these marks (or at the start) a `/` opens a regular expression, not a division. */
 const OPERAND_BEFORE = /^[(,{};!~&|\n]$/;
@@ -453,7 +465,14 @@ function awkTokens(program: string): AwkToken[] {
     if (c === '"') {
       let text = "";
       let j = i + 1;
-      for (; j < program.length && program[j] !== '"'; j++) text += program[j] === "\\" ? (AWK_ESCAPES[program[++j] ?? ""] ?? program[j] ?? "") : program[j];
+      for (; j < program.length && program[j] !== '"'; j++) {
+        if (program[j] !== "\\") text += program[j];
+        else {
+          const escape = awkEscape(program, j + 1);
+          text += escape.text;
+          j = escape.last;
+        }
+      }
       out.push({ kind: "string", text });
       i = j;
     } else if (c === "#") {
@@ -548,29 +567,62 @@ function awkArguments(items: readonly AwkToken[]): (string | undefined)[] {
   return out;
 }
 
-/** A printf format with its conversions filled from `args` (missing ones empty), up to the first argument the text does not show. */
+/** A printf conversion: flags, a width (`*`: taken from an argument), a precision (`.*`: from an argument; `.` alone: 0), its letter. */
+const CONVERSION = /%[-+ #0]*(\d+|\*)?(?:\.(\d*|\*))?([a-zA-Z])/g;
+
+/** How many arguments one pass of a printf format takes: one a conversion, one more for each `*` (`%*s` takes a width, then the text). */
+function formatArguments(format: string): number {
+  let n = 0;
+  for (const m of format.replace(/%%/g, "").matchAll(CONVERSION)) n += 1 + (m[1] === "*" ? 1 : 0) + (m[2] === "*" ? 1 : 0);
+  return n;
+}
+
+/**
+ * A printf format with its conversions filled from `args` (missing ones empty), up to the
+ * first argument the text does not show: a `*` width or precision takes an argument first,
+ * `%c` prints its argument's first character, a precision cuts `%s` and `%b` (`%.2s` of
+ * `rmate` is `rm`, `%.0s` prints nothing), `%b` undoes its argument's escapes as echo does.
+ */
 function formatted(format: string, args: readonly (string | undefined)[]): { start: string; open: boolean } {
   let start = "";
   let next = 0;
-  for (const m of format.matchAll(/%%|%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|[^%]+|%/g)) {
+  for (const m of format.matchAll(/%%|%[-+ #0]*(\d+|\*)?(?:\.(\d*|\*))?([a-zA-Z])|[^%]+|%/g)) {
+    const [, width, precision, letter] = m;
     if (m[0] === "%%") start += "%";
-    else if (!/^%./.test(m[0]) || m[0] === "%") start += m[0];
+    else if (letter === undefined) start += m[0];
     else {
+      if (width === "*") next++;
+      const cut = precision === "*" ? Number(args[next++] ?? "") : precision === undefined ? NaN : Number(precision);
       const value = next < args.length ? args[next] : "";
       next++;
       if (value === undefined) return { start, open: true };
-      start += value;
+      const text = letter === "c" ? value.slice(0, 1) : letter === "b" ? shellEscapes(value, true) : value;
+      start += /^[sb]$/.test(letter!) && Number.isInteger(cut) && cut >= 0 ? text.slice(0, cut) : text;
     }
   }
   return { start, open: false };
 }
 
-/** Shell escapes printf (and `echo -e`) undoes: `\n`, `\t`, `\\`, a quote. */
+/** Shell escapes printf (and `echo -e`) undoes: `\n`, `\t`, `\\`, a quote (octal and hex: codedCharacter). */
 const SHELL_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", a: "", b: "", f: "", v: "", e: "" });
 
-/** Text with the shell's backslash escapes undone (printf's format and `%b`, `echo -e`). */
-function shellEscapes(text: string): string {
-  return text.includes("\\") ? text.replace(/\\(.)/gs, (e, c: string) => SHELL_ESCAPES[c] ?? e) : text;
+/** A backslash escape as printf's format and `$'…'` take it: octal `\NNN` (one to three digits), hex `\xHH`, or one character. */
+const FORMAT_ESCAPE = /\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)/gs;
+/** A backslash escape as echo (sh's, `echo -e`) and printf's `%b` take it: `\0` and up to three more octal digits (`\0162` is `r`), else as FORMAT_ESCAPE. */
+const ECHO_ESCAPE = /\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9a-fA-F]{1,2}|.)/gs;
+
+/** The character an escape's code names: octal digits (`162`, `0162`: `r`), `x` and hex digits (`x72`: `r`). */
+function codedCharacter(code: string): string {
+  return String.fromCharCode(code[0] === "x" ? parseInt(code.slice(1), 16) : parseInt(code, 8) & 255);
+}
+
+/**
+ * Text with the shell's backslash escapes undone: `\n`, `\t`, a quote, octal and hex codes
+ * (printf's format, `$'…'`; `echo`: as echo and `%b` read them, `\0NNN` too), so that
+ * `printf '\162m -rf x'` is read as the `rm -rf x` it prints.
+ */
+function shellEscapes(text: string, echo = false): string {
+  return text.includes("\\") ? text.replace(echo ? ECHO_ESCAPE : FORMAT_ESCAPE, (e, c: string) => (/^(?:[0-7]|x.)/.test(c) ? codedCharacter(c) : (SHELL_ESCAPES[c] ?? e))) : text;
 }
 
 /**
@@ -586,18 +638,19 @@ function printedText(program: "echo" | "printf", words: readonly string[]): stri
     while (/^-[neE]+$/.test(words[k] ?? "")) k++;
     const flags = words.slice(0, k).join("");
     const text = words.slice(k).join(" ");
-    return (flags.includes("e") ? shellEscapes(text) : text) + (flags.includes("n") ? "" : "\n");
+    return (flags.includes("e") ? shellEscapes(text, true) : text) + (flags.includes("n") ? "" : "\n");
   }
   const k = words[0] === "--" ? 1 : 0;
   const format = words[k];
   if (format === undefined) return undefined;
   const args = words.slice(k + 1);
   const budget = 16 * words.reduce((n, w) => n + w.length + 1, 0) + 4096;
-  const conversions = (format.match(/%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]/g) ?? []).length;
+  const decoded = shellEscapes(format);
+  const conversions = formatArguments(decoded);
   let text = "";
   // Once with no arguments; else again while arguments are left (a format with no conversions uses none).
   for (let used = 0; used === 0 || (conversions > 0 && used < args.length); used += Math.max(conversions, 1)) {
-    text += formatted(shellEscapes(format), args.slice(used, used + conversions)).start;
+    text += formatted(decoded, args.slice(used, used + conversions)).start;
     if (text.length > budget) return undefined;
     if (conversions === 0) break;
   }
@@ -886,9 +939,9 @@ function blankedBodies(text: string, inputs: readonly HereInput[], read: Readonl
   return at === 0 ? text : out + text.slice(at);
 }
 
-/** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH` and the shell's other escapes undone. */
+/** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH`, `\\NNN` and the shell's other escapes undone. */
 function ansiC(text: string): string {
-  return shellEscapes(text.replace(/\\x([0-9a-fA-F]{1,2})/g, (_e, h: string) => String.fromCharCode(parseInt(h, 16))));
+  return shellEscapes(text);
 }
 
 /** A command line with its `$'…'` strings written as plain quoted ones (`'…'`, a quote inside as `'\\''`), for the splitter. */
@@ -1020,7 +1073,7 @@ function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: numbe
   // `echo "$CMDS" | sftp h`: a command that is a variable's value.
   if (printed !== undefined && !/^[ \t]*[-@]*[^\s$`]*[$`]/m.test(printed)) {
     // `echo 'ls\nrm x'`: the escapes undone too, as sh's echo (dash's) undoes them.
-    return sftpCommands(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, out, depth);
+    return sftpCommands(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed, true)}` : printed, out, depth);
   }
   const shown = words.slice(k).join(" ");
   out.push({ risk: "write", destructive: true, what: `\`${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown} | sftp\` (code the plan does not show)` });
