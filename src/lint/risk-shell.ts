@@ -2151,10 +2151,11 @@ const GO_BUILD_VALUES: ReadonlySet<string> = new Set(["-tags", "-ldflags", "-gcf
 /**
  * The command `go run` builds from `pkg`, as a path the reader reads as a script by path:
  * named by the package's last element (`…/cmd/migrate@v4.17.0` is `migrate`, a major version
- * `…/goose/v3` is not a name) or by the Go file (`./scripts/cleanup.go`).
+ * `…/goose/v3` is not a name), by the Go file (`./scripts/cleanup.go`), or by its directory
+ * when the file is `main.go` (`./cmd/migrate/main.go` builds `migrate`, as `go build` names it).
  */
 function goCommand(pkg: string): string {
-  const path = pkg.replace(/@[^/@]*$/, "").replace(/\/+$/, "").replace(/\/v\d+$/, "");
+  const path = pkg.replace(/@[^/@]*$/, "").replace(/\/+$/, "").replace(/\/v\d+$/, "").replace(/([^/])\/main\.go$/, "$1");
   return path.includes("/") ? path : `./${path}`;
 }
 

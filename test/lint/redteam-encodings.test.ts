@@ -1,7 +1,8 @@
 /**
  * Red-team rows: encodings that hide a command piped into a shell or sftp (printf's and
- * echo's escapes, printf's conversions, awk's string escapes). Each row was read as a
- * read at 71a37a4 (and `%.0s` as a write); the reads are hard negatives that must stay reads.
+ * echo's escapes, printf's conversions, awk's string escapes) and `go run` of a main.go
+ * file. Each row was read as a read at 71a37a4 (and `%.0s` as a write); the reads are hard
+ * negatives that must stay reads.
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
@@ -58,5 +59,19 @@ describe("escapes and conversions in what is piped into a shell or sftp", () => 
     expect(commandEffects(`printf '%b\\n' '${"\\x41".repeat(30000)}' | sh`)).toEqual([]);
     expect(commandEffects(`echo -e '${"\\0101".repeat(30000)}' | sh`)).toEqual([]);
     expect(commandEffects(`awk '{ print "${"\\101".repeat(30000)}" $0 }' f | sh`)).toEqual([]);
+  });
+});
+
+describe("go run of a main.go file", () => {
+  it.each([
+    ["go run ./cmd/migrate/main.go -path m -database x drop -f", "write", true],
+    ["go run cmd/migrate/main.go drop -f", "write", true],
+  ] as const)("%s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+
+  it.each(["go run ./cmd/report/main.go -n 5", "go run cmd/report/main.go"])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
   });
 });
