@@ -2119,9 +2119,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `-init F`: a file of SQL and client commands run first, read by its name as `.read F` is.
       const init = args.findIndex((a) => /^-?-init$/.test(a));
       if (init >= 0 && isFile(args[init + 1])) pushSqlFile(`${program} -init ${args[init + 1]}`, args[init + 1]!);
-      // `sqlite3 a.sqlar -Acf x`: the archive command, its letters after `-A`.
-      const a = args.findIndex((w) => /^-A[a-zA-Z]*$/.test(w));
-      const archive = a >= 0 && program !== "duckdb" ? sqliteArchive([`-${args[a]!.slice(2)}`, ...args.slice(a + 1)]) : undefined;
+      // `sqlite3 a.sqlar -Acf x`: the archive command, its letters after `-A` (sqlite takes its options with one dash or two: `--Ax`).
+      const a = args.findIndex((w) => /^--?A[a-zA-Z]*$/.test(w));
+      const archive = a >= 0 && program !== "duckdb" ? sqliteArchive([`-${args[a]!.replace(/^--?A/, "")}`, ...args.slice(a + 1)]) : undefined;
       if (archive) push(archive.effect, `${program} -A ${archive.option}`);
     }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
@@ -2241,8 +2241,13 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
       const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));
       if (command) push(command[1], `${program} .${m[1]}`);
     }
-    // `.log FILE` writes the log to a file (not `off`, `stdout`, `stderr` or a device).
-    for (const m of text.matchAll(/(?:^|\n)\s*\.log[ \t]+(['"]?)([^\s'";]+)\1/g)) if (!/^(?:on|off|stdout|stderr|\/dev\/.*)$/.test(m[2]!)) push(W, `${program} .log ${m[2]}`);
+    // `.log FILE` writes the log to a file (not `off`, `stdout`, `stderr` or a device); a quoted name may hold blanks (`.log 'my log.txt'`).
+    for (const m of text.matchAll(/(?:^|\n)\s*\.log[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";]+))/g)) {
+      const file = m[1] ?? m[2] ?? m[3]!;
+      if (!/^(?:on|off|stdout|stderr|\/dev\/.*)$/.test(file)) push(W, `${program} .log ${file}`);
+    }
+    // `.load LIB` (or `.l`, `.lo`, `.loa`: sqlite takes a prefix, and `.load` before `.log`) runs a library's native code, which the plan does not show.
+    for (const m of text.matchAll(/(?:^|\n)\s*\.l(?:o(?:ad?)?)?[ \t]+(['"]?)([^\s'";]+)\1/g)) push(D, `${program} .load ${m[2]}`);
     // `.archive --create F`, `.ar -x`: an archive in the database changed, or its files written here.
     for (const m of text.matchAll(/(?:^|\n)\s*\.(ar(?:c(?:h(?:i(?:ve?)?)?)?)?)(?=[ \t]|$)([^\n;]*)/g)) {
       const archive = sqliteArchive(m[2]!.trim().split(/\s+/).filter(Boolean));
@@ -2349,6 +2354,23 @@ function basename(word: string): string {
 }
 
 /**
+ * The text of the double-quoted string opening at `open` and the index of its closing quote
+ * (the text's end when none closes it): a backslash there escapes `"`, `\\`, `$` and a
+ * backquote (`"VACUUM \"main\" INTO …"` is `VACUUM "main" INTO …`), and is kept before any other.
+ */
+function doubleQuoted(text: string, open: number): { text: string; end: number } {
+  let out = "";
+  let from = open + 1;
+  let i = from;
+  for (; i < text.length && text[i] !== '"'; i++) {
+    if (text[i] !== "\\" || !/["\\$`]/.test(text[i + 1] ?? "")) continue;
+    out += text.slice(from, i);
+    from = ++i;
+  }
+  return { text: out + text.slice(from, i), end: i };
+}
+
+/**
  * Splits a command line into simple commands of words: quotes group, `;`, `&&`, `||`,
  * `|`, `&`, newlines, parentheses, backticks and `$(` separate. Good enough to read what
  * a plan asks a shell to do; not a shell.
@@ -2370,12 +2392,17 @@ export function splitCommands(text: string): string[][] {
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === "'" || c === '"') {
+    if (c === "'") {
       const close = text.indexOf(c, i + 1);
       const end = close < 0 ? text.length : close;
       word += text.slice(i + 1, end);
       inWord = true;
       i = end;
+    } else if (c === '"') {
+      const quoted = doubleQuoted(text, i);
+      word += quoted.text;
+      inWord = true;
+      i = quoted.end;
     } else if (c === "\\" && i + 1 < text.length) {
       word += text[++i];
       inWord = true;

@@ -1,8 +1,9 @@
 /**
  * Red-team rows: encodings that hide a command piped into a shell or sftp (printf's and
- * echo's escapes, printf's conversions, awk's string escapes) and `go run` of a main.go
- * file. Each row was read as a read at 71a37a4 (and `%.0s` as a write); the reads are hard
- * negatives that must stay reads.
+ * echo's escapes, printf's conversions, awk's string escapes), `go run` of a main.go file,
+ * and sqlite's quoted names, comments, dot-commands, options and functions. Each row was
+ * read as a read at 71a37a4 (`%.0s` as a write, `.load` as a write not destructive); the
+ * reads are hard negatives that must stay reads.
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
@@ -73,5 +74,47 @@ describe("go run of a main.go file", () => {
 
   it.each(["go run ./cmd/report/main.go -n 5", "go run cmd/report/main.go"])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("sqlite: quoted names, comments, dot-commands, options", () => {
+  it.each([
+    ["sqlite3 app.db 'PRAGMA \"user_version\" = 3'", "write", false],
+    ["sqlite3 app.db 'PRAGMA [user_version] = 3'", "write", false],
+    ["sqlite3 app.db 'PRAGMA `journal_mode`=WAL'", "write", false],
+    ["sqlite3 app.db \"VACUUM \\\"main\\\" INTO '/tmp/x.db'\"", "write", false],
+    ["sqlite3 app.db \"SELECT writefile/**/('/tmp/x','y')\"", "write", false],
+    ["sqlite3 app.db \"SELECT \\\"writefile\\\"('/tmp/x','y')\"", "write", false],
+    ["sqlite3 x.sqlar --Ax", "write", false],
+    ["sqlite3 x.sqlar --A -x", "write", false],
+    ["sqlite3 app.db \".log 'my log.txt'\"", "write", false],
+    // Native code the plan does not show; an editor opened.
+    ["sqlite3 app.db \"SELECT load_extension('./evil.so')\"", "write", true],
+    ["sqlite3 app.db '.load ./evil'", "write", true],
+    ["sqlite3 app.db 'SELECT edit(body) FROM notes'", "write", false],
+  ] as const)("%s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    "sqlite3 app.db 'PRAGMA table_info(\"users\")'",
+    "sqlite3 app.db 'PRAGMA \"user_version\"'",
+    "sqlite3 app.db \"SELECT 'writefile(' AS s\"",
+    "sqlite3 app.db \"SELECT \\\"edit\\\" FROM notes\"",
+    "sqlite3 app.db '.log off'",
+    "sqlite3 app.db '.log stdout'",
+    "sqlite3 x.sqlar --At",
+  ])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("sqlite: stays linear", () => {
+  it("on long runs of escaped quotes, quoted names, brackets and comments", () => {
+    expect(commandEffects(`sqlite3 app.db "SELECT ${'\\"a\\" '.repeat(30000)}"`)).toEqual([]);
+    expect(commandEffects(`sqlite3 app.db 'SELECT ${"[a] [".repeat(30000)}1'`)).toEqual([]);
+    expect(commandEffects(`sqlite3 app.db 'SELECT ${"writefile/* ".repeat(30000)}'`).map((e) => e.what)).toEqual([]);
+    expect(commandEffects(`sqlite3 app.db "${".log 'a\n".repeat(30000)}"`)).toEqual([]);
   });
 });
