@@ -438,8 +438,8 @@ function shellFeeder(words: readonly string[], shell: string, out: CommandEffect
   }
   const printed = program === "echo" || program === "printf" ? printedText(program, args) : undefined;
   const before = out.length;
-  // `echo 'ls\nrm -rf x'`: the escapes undone too, as sh's echo (dash's) undoes them.
-  if (printed !== undefined) out.push(...commandEffects(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, depth + 1));
+  // `echo 'ls\nrm -rf x'`, `echo '\0162m x'`: the escapes undone too, as sh's echo (dash's) undoes them.
+  if (printed !== undefined) out.push(...commandEffects(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed, true)}` : printed, depth + 1));
   // `echo "$X" | sh`: what the variable holds runs.
   if (out.length > before || (printed !== undefined && !/^[ \t]*[^\s$`]*[$`]/m.test(printed))) return;
   const shown = words.slice(k).join(" ");
@@ -476,8 +476,20 @@ interface AwkToken {
   text: string;
 }
 
-/** awk's escapes in a string: `\n`, `\t` and the character itself for any other. */
+/** awk's escapes in a string: `\n`, `\t` and the character itself for any other (octal and hex: awkEscape). */
 const AWK_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r" });
+
+/**
+ * The escape after a backslash, at `at` in an awk string: its text and the index of its last
+ * character. awk undoes octal `\NNN` (one to three digits) and hex `\xHH` (gawk and mawk
+ * take two digits) as well as `\n`, `\t`: `"\162m -rf "` prints `rm -rf `.
+ */
+function awkEscape(program: string, at: number): { text: string; last: number } {
+  const code = /^(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2})/.exec(program.slice(at, at + 3));
+  if (code) return { text: codedCharacter(code[0]), last: at + code[0].length - 1 };
+  const c = program[at] ?? "";
+  return { text: AWK_ESCAPES[c] ?? c, last: at };
+}
 
 /** After these marks (or at the start) a `/` opens a regular expression, not a division. */
 const OPERAND_BEFORE = /^[(,{};!~&|\n]$/;
@@ -491,7 +503,14 @@ function awkTokens(program: string): AwkToken[] {
     if (c === '"') {
       let text = "";
       let j = i + 1;
-      for (; j < program.length && program[j] !== '"'; j++) text += program[j] === "\\" ? (AWK_ESCAPES[program[++j] ?? ""] ?? program[j] ?? "") : program[j];
+      for (; j < program.length && program[j] !== '"'; j++) {
+        if (program[j] !== "\\") text += program[j];
+        else {
+          const escape = awkEscape(program, j + 1);
+          text += escape.text;
+          j = escape.last;
+        }
+      }
       out.push({ kind: "string", text });
       i = j;
     } else if (c === "#") {
@@ -586,29 +605,62 @@ function awkArguments(items: readonly AwkToken[]): (string | undefined)[] {
   return out;
 }
 
-/** A printf format with its conversions filled from `args` (missing ones empty), up to the first argument the text does not show. */
+/** A printf conversion: flags, a width (`*`: taken from an argument), a precision (`.*`: from an argument; `.` alone: 0), its letter. */
+const CONVERSION = /%[-+ #0]*(\d+|\*)?(?:\.(\d*|\*))?([a-zA-Z])/g;
+
+/** How many arguments one pass of a printf format takes: one a conversion, one more for each `*` (`%*s` takes a width, then the text). */
+function formatArguments(format: string): number {
+  let n = 0;
+  for (const m of format.replace(/%%/g, "").matchAll(CONVERSION)) n += 1 + (m[1] === "*" ? 1 : 0) + (m[2] === "*" ? 1 : 0);
+  return n;
+}
+
+/**
+ * A printf format with its conversions filled from `args` (missing ones empty), up to the
+ * first argument the text does not show: a `*` width or precision takes an argument first,
+ * `%c` prints its argument's first character, a precision cuts `%s` and `%b` (`%.2s` of
+ * `rmate` is `rm`, `%.0s` prints nothing), `%b` undoes its argument's escapes as echo does.
+ */
 function formatted(format: string, args: readonly (string | undefined)[]): { start: string; open: boolean } {
   let start = "";
   let next = 0;
-  for (const m of format.matchAll(/%%|%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]|[^%]+|%/g)) {
+  for (const m of format.matchAll(/%%|%[-+ #0]*(\d+|\*)?(?:\.(\d*|\*))?([a-zA-Z])|[^%]+|%/g)) {
+    const [, width, precision, letter] = m;
     if (m[0] === "%%") start += "%";
-    else if (!/^%./.test(m[0]) || m[0] === "%") start += m[0];
+    else if (letter === undefined) start += m[0];
     else {
+      if (width === "*") next++;
+      const cut = precision === "*" ? Number(args[next++] ?? "") : precision === undefined ? NaN : Number(precision);
       const value = next < args.length ? args[next] : "";
       next++;
       if (value === undefined) return { start, open: true };
-      start += value;
+      const text = letter === "c" ? value.slice(0, 1) : letter === "b" ? shellEscapes(value, true) : value;
+      start += /^[sb]$/.test(letter!) && Number.isInteger(cut) && cut >= 0 ? text.slice(0, cut) : text;
     }
   }
   return { start, open: false };
 }
 
-/** Shell escapes printf (and `echo -e`) undoes: `\n`, `\t`, `\\`, a quote. */
+/** Shell escapes printf (and `echo -e`) undoes: `\n`, `\t`, `\\`, a quote (octal and hex: codedCharacter). */
 const SHELL_ESCAPES: Readonly<Record<string, string>> = lookup({ n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", a: "", b: "", f: "", v: "", e: "" });
 
-/** Text with the shell's backslash escapes undone (printf's format and `%b`, `echo -e`). */
-function shellEscapes(text: string): string {
-  return text.includes("\\") ? text.replace(/\\(.)/gs, (e, c: string) => SHELL_ESCAPES[c] ?? e) : text;
+/** A backslash escape as printf's format and `$'…'` take it: octal `\NNN` (one to three digits), hex `\xHH`, or one character. */
+const FORMAT_ESCAPE = /\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)/gs;
+/** A backslash escape as echo (sh's, `echo -e`) and printf's `%b` take it: `\0` and up to three more octal digits (`\0162` is `r`), else as FORMAT_ESCAPE. */
+const ECHO_ESCAPE = /\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9a-fA-F]{1,2}|.)/gs;
+
+/** The character an escape's code names: octal digits (`162`, `0162`: `r`), `x` and hex digits (`x72`: `r`). */
+function codedCharacter(code: string): string {
+  return String.fromCharCode(code[0] === "x" ? parseInt(code.slice(1), 16) : parseInt(code, 8) & 255);
+}
+
+/**
+ * Text with the shell's backslash escapes undone: `\n`, `\t`, a quote, octal and hex codes
+ * (printf's format, `$'…'`; `echo`: as echo and `%b` read them, `\0NNN` too), so that
+ * `printf '\162m -rf x'` is read as the `rm -rf x` it prints.
+ */
+function shellEscapes(text: string, echo = false): string {
+  return text.includes("\\") ? text.replace(echo ? ECHO_ESCAPE : FORMAT_ESCAPE, (e, c: string) => (/^(?:[0-7]|x.)/.test(c) ? codedCharacter(c) : (SHELL_ESCAPES[c] ?? e))) : text;
 }
 
 /**
@@ -624,18 +676,19 @@ function printedText(program: "echo" | "printf", words: readonly string[]): stri
     while (/^-[neE]+$/.test(words[k] ?? "")) k++;
     const flags = words.slice(0, k).join("");
     const text = words.slice(k).join(" ");
-    return (flags.includes("e") ? shellEscapes(text) : text) + (flags.includes("n") ? "" : "\n");
+    return (flags.includes("e") ? shellEscapes(text, true) : text) + (flags.includes("n") ? "" : "\n");
   }
   const k = words[0] === "--" ? 1 : 0;
   const format = words[k];
   if (format === undefined) return undefined;
   const args = words.slice(k + 1);
   const budget = 16 * words.reduce((n, w) => n + w.length + 1, 0) + 4096;
-  const conversions = (format.match(/%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]/g) ?? []).length;
+  const decoded = shellEscapes(format);
+  const conversions = formatArguments(decoded);
   let text = "";
   // Once with no arguments; else again while arguments are left (a format with no conversions uses none).
   for (let used = 0; used === 0 || (conversions > 0 && used < args.length); used += Math.max(conversions, 1)) {
-    text += formatted(shellEscapes(format), args.slice(used, used + conversions)).start;
+    text += formatted(decoded, args.slice(used, used + conversions)).start;
     if (text.length > budget) return undefined;
     if (conversions === 0) break;
   }
@@ -951,9 +1004,9 @@ function blankedBodies(text: string, inputs: readonly HereInput[], read: Readonl
   return at === 0 ? text : out + text.slice(at);
 }
 
-/** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH` and the shell's other escapes undone. */
+/** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH`, `\\NNN` and the shell's other escapes undone. */
 function ansiC(text: string): string {
-  return shellEscapes(text.replace(/\\x([0-9a-fA-F]{1,2})/g, (_e, h: string) => String.fromCharCode(parseInt(h, 16))));
+  return shellEscapes(text);
 }
 
 /** A command line with its `$'…'` strings written as plain quoted ones (`'…'`, a quote inside as `'\\''`), for the splitter. */
@@ -1117,7 +1170,7 @@ function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: numbe
   // `echo "$CMDS" | sftp h`: a command that is a variable's value.
   if (printed !== undefined && !/^[ \t]*[-@]*[^\s$`]*[$`]/m.test(printed)) {
     // `echo 'ls\nrm x'`: the escapes undone too, as sh's echo (dash's) undoes them.
-    return sftpCommands(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed)}` : printed, out, depth);
+    return sftpCommands(program === "echo" && printed.includes("\\") ? `${printed}\n${shellEscapes(printed, true)}` : printed, out, depth);
   }
   const shown = words.slice(k).join(" ");
   out.push({ risk: "write", destructive: true, what: `\`${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown} | sftp\` (code the plan does not show)` });
@@ -2162,9 +2215,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `-init F`: a file of SQL and client commands run first, read by its name as `.read F` is.
       const init = args.findIndex((a) => /^-?-init$/.test(a));
       if (init >= 0 && isFile(args[init + 1])) pushSqlFile(`${program} -init ${args[init + 1]}`, args[init + 1]!);
-      // `sqlite3 a.sqlar -Acf x`: the archive command, its letters after `-A`.
-      const a = args.findIndex((w) => /^-A[a-zA-Z]*$/.test(w));
-      const archive = a >= 0 && program !== "duckdb" ? sqliteArchive([`-${args[a]!.slice(2)}`, ...args.slice(a + 1)]) : undefined;
+      // `sqlite3 a.sqlar -Acf x`: the archive command, its letters after `-A` (sqlite takes its options with one dash or two: `--Ax`).
+      const a = args.findIndex((w) => /^--?A[a-zA-Z]*$/.test(w));
+      const archive = a >= 0 && program !== "duckdb" ? sqliteArchive([`-${args[a]!.replace(/^--?A/, "")}`, ...args.slice(a + 1)]) : undefined;
       if (archive) push(archive.effect, `${program} -A ${archive.option}`);
     }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
@@ -2194,10 +2247,11 @@ const GO_BUILD_VALUES: ReadonlySet<string> = new Set(["-tags", "-ldflags", "-gcf
 /**
  * The command `go run` builds from `pkg`, as a path the reader reads as a script by path:
  * named by the package's last element (`…/cmd/migrate@v4.17.0` is `migrate`, a major version
- * `…/goose/v3` is not a name) or by the Go file (`./scripts/cleanup.go`).
+ * `…/goose/v3` is not a name), by the Go file (`./scripts/cleanup.go`), or by its directory
+ * when the file is `main.go` (`./cmd/migrate/main.go` builds `migrate`, as `go build` names it).
  */
 function goCommand(pkg: string): string {
-  const path = pkg.replace(/@[^/@]*$/, "").replace(/\/+$/, "").replace(/\/v\d+$/, "");
+  const path = pkg.replace(/@[^/@]*$/, "").replace(/\/+$/, "").replace(/\/v\d+$/, "").replace(/([^/])\/main\.go$/, "$1");
   return path.includes("/") ? path : `./${path}`;
 }
 
@@ -2281,8 +2335,13 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
       const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));
       if (command) push(command[1], `${program} .${m[1]}`);
     }
-    // `.log FILE` writes the log to a file (not `off`, `stdout`, `stderr` or a device).
-    for (const m of text.matchAll(/(?:^|\n)\s*\.log[ \t]+(['"]?)([^\s'";]+)\1/g)) if (!/^(?:on|off|stdout|stderr|\/dev\/.*)$/.test(m[2]!)) push(W, `${program} .log ${m[2]}`);
+    // `.log FILE` writes the log to a file (not `off`, `stdout`, `stderr` or a device); a quoted name may hold blanks (`.log 'my log.txt'`).
+    for (const m of text.matchAll(/(?:^|\n)\s*\.log[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";]+))/g)) {
+      const file = m[1] ?? m[2] ?? m[3]!;
+      if (!/^(?:on|off|stdout|stderr|\/dev\/.*)$/.test(file)) push(W, `${program} .log ${file}`);
+    }
+    // `.load LIB` (or `.l`, `.lo`, `.loa`: sqlite takes a prefix, and `.load` before `.log`) runs a library's native code, which the plan does not show.
+    for (const m of text.matchAll(/(?:^|\n)\s*\.l(?:o(?:ad?)?)?[ \t]+(['"]?)([^\s'";]+)\1/g)) push(D, `${program} .load ${m[2]}`);
     // `.archive --create F`, `.ar -x`: an archive in the database changed, or its files written here.
     for (const m of text.matchAll(/(?:^|\n)\s*\.(ar(?:c(?:h(?:i(?:ve?)?)?)?)?)(?=[ \t]|$)([^\n;]*)/g)) {
       const archive = sqliteArchive(m[2]!.trim().split(/\s+/).filter(Boolean));
@@ -2389,6 +2448,23 @@ function basename(word: string): string {
 }
 
 /**
+ * The text of the double-quoted string opening at `open` and the index of its closing quote
+ * (the text's end when none closes it): a backslash there escapes `"`, `\\`, `$` and a
+ * backquote (`"VACUUM \"main\" INTO …"` is `VACUUM "main" INTO …`), and is kept before any other.
+ */
+function doubleQuoted(text: string, open: number): { text: string; end: number } {
+  let out = "";
+  let from = open + 1;
+  let i = from;
+  for (; i < text.length && text[i] !== '"'; i++) {
+    if (text[i] !== "\\" || !/["\\$`]/.test(text[i + 1] ?? "")) continue;
+    out += text.slice(from, i);
+    from = ++i;
+  }
+  return { text: out + text.slice(from, i), end: i };
+}
+
+/**
  * Splits a command line into simple commands of words: quotes group, `;`, `&&`, `||`,
  * `|`, `&`, newlines, parentheses, backticks and `$(` separate. Good enough to read what
  * a plan asks a shell to do; not a shell.
@@ -2410,12 +2486,17 @@ export function splitCommands(text: string): string[][] {
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === "'" || c === '"') {
+    if (c === "'") {
       const close = text.indexOf(c, i + 1);
       const end = close < 0 ? text.length : close;
       word += text.slice(i + 1, end);
       inWord = true;
       i = end;
+    } else if (c === '"') {
+      const quoted = doubleQuoted(text, i);
+      word += quoted.text;
+      inWord = true;
+      i = quoted.end;
     } else if (c === "\\" && i + 1 < text.length) {
       word += text[++i];
       inWord = true;

@@ -57,9 +57,14 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
   LOCK: { destructive: false, objects: /^TABLES?$/ },
 };
 
-/** Functions that change things though a SELECT calls them: by their name, or one that removes. */
-const WRITING_FUNCTION = /\b(pg_terminate_backend|pg_cancel_backend|lo_unlink|pg_drop_replication_slot|setval|pg_reload_conf|dblink_exec|writefile|\w*(?:purge|delete|truncate|wipe|erase|destroy)\w*)\s*\(/gi;
-const WRITING_FUNCTION_CHEAP = new RegExp(WRITING_FUNCTION.source, "i");
+/**
+ * Functions that change things though a SELECT calls them: by their name, or one that removes
+ * (SQLite's `writefile`, `edit`, which opens an editor, `load_extension`, which runs a library's native code).
+ */
+const WRITING_NAMES = "pg_terminate_backend|pg_cancel_backend|lo_unlink|pg_drop_replication_slot|setval|pg_reload_conf|dblink_exec|writefile|edit|load_extension|\\w*(?:purge|delete|truncate|wipe|erase|destroy)\\w*";
+const WRITING_FUNCTION = new RegExp(`\\b(${WRITING_NAMES})\\s*\\(`, "gi");
+/** The cheap test for one, before the text is read: the name, a closing quote, a comment, then `(` (`"writefile"(`, `writefile/**\/(`). */
+const WRITING_FUNCTION_CHEAP = new RegExp(`\\b(?:${WRITING_NAMES})["\`\\]]?\\s*(?:\\(|/\\*|--)`, "i");
 /** A procedure named for removing things: `CALL purge_old_claims()`, `EXEC sp_delete_rows`. */
 const REMOVING_NAME = /(?:^|[._])(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|clean(?:up)?|reset)(?:[._]|$)|^(?:purge|delete|drop|truncate|wipe|remove|erase|destroy|cleanup|reset)/i;
 
@@ -149,7 +154,7 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     // `SELECT pg_terminate_backend(pid)`, `SELECT purge_old_rows()`: a function that changes things, called from a SELECT.
     if (verb === "SELECT" && context === "strong") for (const m of statement.matchAll(WRITING_FUNCTION)) {
       const name = m[1]!.toLowerCase();
-      out.push({ risk: "write", destructive: !/^(?:setval|pg_reload_conf|dblink_exec|writefile)$/.test(name), what: `\`SELECT ${name}()\``, ...(name === "dblink_exec" ? { dynamic: true } : {}) });
+      out.push({ risk: "write", destructive: !/^(?:setval|pg_reload_conf|dblink_exec|writefile|edit)$/.test(name), what: `\`SELECT ${name}()\``, ...(name === "dblink_exec" ? { dynamic: true } : {}) });
     }
     if (verb === "PRAGMA" && context === "strong") {
       const pragma = pragmaWrites(statement);
@@ -259,12 +264,18 @@ export function closing(text: string, open: number): number {
   return -1;
 }
 
-/** Blanks comments, string literals, quoted identifiers and dollar-quoted bodies. */
+/**
+ * Blanks comments, string literals, quoted identifiers and dollar-quoted bodies. An
+ * identifier quoted that is only a name is that name (`PRAGMA "user_version" = 3`, SQLite's
+ * `[user_version]`, `` `journal_mode` ``, `"writefile"(…)`), as the database reads it.
+ */
 function blank(text: string): string {
-  return blankDollarQuotes(text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, " "))
+  // An unclosed comment runs to the end (each `/*` looking for its end would be quadratic).
+  return blankDollarQuotes(text.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, " "))
     .replace(/'(?:[^']|'')*'?/g, "''")
-    .replace(/"(?:[^"]|"")*"?/g, "x")
-    .replace(/`[^`]*`?/g, "x");
+    .replace(/"(\w+)"|"(?:[^"]|"")*"?/g, (_q, name?: string) => name ?? "x")
+    .replace(/`(\w+)`|`[^`]*`?/g, (_q, name?: string) => name ?? "x")
+    .replace(/(?<![\w\]])\[(\w+)\]/g, "$1");
 }
 
 /** Blanks `$tag$ ... $tag$` bodies in one pass (a backreference regex is quadratic on many `$`). */
