@@ -427,10 +427,9 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
  * that is a variable's, or any other program's output, is code the plan does not show.
  */
 function shellFeeder(words: readonly string[], shell: string, out: CommandEffect[], depth: number, elsewhere: boolean): void {
-  const k = afterWrappers(words);
-  const program = basename(words[k] ?? "");
-  const args = words.slice(k + 1);
-  if (program === "" || SILENT.has(program) || elsewhere) return;
+  const feeder = feederProgram(words, elsewhere);
+  if (feeder === undefined) return;
+  const { k, program, args } = feeder;
   if (program === "cat") {
     const file = afterEachOption(args, NO_VALUES)[0];
     if (file !== undefined && !file.startsWith("<")) shellStdin(`cat ${file} | ${shell}`, file, out, depth);
@@ -716,7 +715,7 @@ function sedInserted(args: readonly string[]): string[] {
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
-const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*<<<\s*(?:(["'])((?:(?!\5).)*)\5|((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
+const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*0?<<<\s*(?:(?:\$(?="))?(["'])((?:(?!\5).)*)\5|(?!\$')((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
 
 const NO_VARS: ReadonlyMap<string, string> = new Map();
 const NO_PIPES: ReadonlySet<number> = new Set();
@@ -855,6 +854,11 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
     const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
     const name = basename(m[3] ?? m[4]!);
+    // `sh <<< "$(cat steps.txt)"`: what a substitution in the double-quoted text prints is the program.
+    if (m[5] === '"' && SUBSTITUTION.test(body)) {
+      out.push({ risk: "write", destructive: true, what: `\`${name} <<< "$(…)"\` (code the plan does not show)` });
+      continue;
+    }
     const flag = SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e";
     commandEffect([name, flag, code], out, depth + 1);
   }
@@ -923,7 +927,7 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
 /** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */
 const HERE_DOC = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z_][\w.-]*))/g;
 /** A here-string: `<<< 'DROP TABLE t'`, `<<< $'cd /x\nrm y'` (a `$'…'` string's escapes undone), `<<< rm\ x` (one word, its escapes undone). */
-const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)"|\$'((?:[^'\\\n]|\\.)*)'|((?:[^\s'"\\;&|()<>$`]|\\.)+))/g;
+const HERE_STRING = /(?<!<)<<<[ \t]*(?:'([^'\n]*)'|\$?"((?:[^"\\\n]|\\.)*)"|\$'((?:[^'\\\n]|\\.)*)'|((?:[^\s'"\\;&|()<>$`]|\\.)+))/g;
 
 /**
  * The here-documents and quoted here-strings of a command line: the words of the command
@@ -1062,6 +1066,18 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
   }
 }
 
+/**
+ * The program a command before a pipe runs (after its wrappers), where it stands among the
+ * words, and its arguments; undefined when it hands the pipe nothing: no program, a silent
+ * one, or its output sent to a file.
+ */
+function feederProgram(words: readonly string[], elsewhere: boolean): { k: number; program: string; args: string[] } | undefined {
+  const k = afterWrappers(words);
+  const program = basename(words[k] ?? "");
+  if (program === "" || SILENT.has(program) || elsewhere) return undefined;
+  return { k, program, args: words.slice(k + 1) };
+}
+
 /** A command before a pipe, and whether it sends its output to a file rather than down the pipe (`outputElsewhere`). */
 interface FeederCommand {
   words: string[];
@@ -1157,10 +1173,9 @@ function groupOpening(live: string, end: number, pairs: () => ReadonlyMap<number
 
 /** What one command piped into sftp hands it: echo's and printf's text, read as sftp's commands; else code the plan does not show (nothing for a silent command, cat's here-document, read where it is given, or a device). */
 function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: number, elsewhere: boolean): void {
-  const k = afterWrappers(words);
-  const program = basename(words[k] ?? "");
-  const args = words.slice(k + 1);
-  if (program === "" || SILENT.has(program) || elsewhere) return;
+  const feeder = feederProgram(words, elsewhere);
+  if (feeder === undefined) return;
+  const { k, program, args } = feeder;
   if (program === "cat") {
     const file = afterEachOption(args, NO_VALUES)[0];
     if (file === undefined || file.startsWith("<") || /^\/dev\//.test(file)) return;

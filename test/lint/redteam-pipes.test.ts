@@ -90,3 +90,20 @@ describe("red team of f51d35f: a tool's image, wrappers, cat, redirects and here
     expect(production("export NODE_ENV=production && rm -rf dist/tmp")).toBeUndefined();
   });
 });
+
+describe("red team of f51d35f, after the first fixes: here-strings in their other spellings", () => {
+  it.each([
+    // A `$"…"` string is a double-quoted one (translated by the locale), `0<<<` names stdin, and a substitution's output is a program the plan does not show.
+    ['sh <<< $"rm -rf /x"', "write"],
+    ["sh 0<<< 'rm -rf /x'", "write"],
+    ['sh <<< "$(cat steps.txt)"', "write"],
+    ['sh <<< "$(echo rm -rf /x)"', "write"],
+    ['sftp backup.example <<< $"rm a"', "external"],
+  ] as const)("%s", (command, risk) => {
+    expect(runCommand(command).risk).toBe(risk);
+  });
+
+  it.each(['sh <<< "ls -l /srv"', 'sh <<< $"ls -l /srv"', "sh 0<<< 'ls -l /srv'"])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
