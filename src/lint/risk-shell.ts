@@ -815,17 +815,33 @@ function pythonModule(words: readonly string[], i: number): { module: string; at
 /** A stage `| cat` (no file; `-` or `-u` at most) between two pipes: cat copies its stdin on, as if the stage were not there. */
 const PASS_THROUGH_CAT = /(?<!\|)\|[ \t]*cat(?:[ \t]+-u?)*[ \t]*(?=\|(?!\|))/g;
 
-/** `text` and `live` (as a shell runs it, offsets kept) with each pass-through cat's pipe and words blanked, found on `live`. */
-function withoutPassThroughCats(text: string, live: string): [string, string] {
-  const pieces: string[] = [];
-  let at = 0;
-  for (const m of live.matchAll(PASS_THROUGH_CAT)) {
-    pieces.push(text.slice(at, m.index), " ".repeat(m[0].length));
-    at = m.index + m[0].length;
+/**
+ * A stage `| xargs [options] sh -c` with no command string: xargs hands its input to the
+ * shell as the command (`echo "rm -rf x" | xargs -0 sh -c`), so the stage is that shell
+ * reading its input (group 1: what is kept of it, `| sh`).
+ */
+const XARGS_SHELL = /(\|[ \t]*)xargs(?:[ \t]+-[^\s|;&()<>]+)*[ \t]+((?:sudo[ \t]+)?(?:sh|bash|zsh|dash|ksh))[ \t]+-c[ \t]*(?=$|[|;&)\n])/g;
+
+/**
+ * `text` and `live` (as a shell runs it, offsets kept) with stages that only hand their input
+ * on rewritten, found on `live`: a pass-through cat blanked, xargs running a shell on its
+ * input written as that shell.
+ */
+function withoutPassThroughs(text: string, live: string): [string, string] {
+  const kept = (re: RegExp, stage: RegExpMatchArray): string => (re === XARGS_SHELL ? `${stage[1]}${stage[2]}` : "").padEnd(stage[0].length, " ");
+  let [t, l] = [text, live];
+  for (const re of [PASS_THROUGH_CAT, XARGS_SHELL]) {
+    const pieces: string[] = [];
+    let at = 0;
+    for (const m of l.matchAll(re)) {
+      pieces.push(t.slice(at, m.index), kept(re, m));
+      at = m.index + m[0].length;
+    }
+    if (at === 0) continue;
+    pieces.push(t.slice(at));
+    [t, l] = [pieces.join(""), l.replace(re, (...m) => kept(re, m as unknown as RegExpMatchArray))];
   }
-  if (at === 0) return [text, live];
-  pieces.push(text.slice(at));
-  return [pieces.join(""), live.replace(PASS_THROUGH_CAT, (cat) => " ".repeat(cat.length))];
+  return [t, l];
 }
 
 /** One-word commands of every shell, not a sourced file's functions (`clear` clears the screen). */
@@ -840,8 +856,8 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
   let live = source.includes("|") ? liveText(source.includes("<<") ? blankedBodies(source, hereInputs(source), new Set()) : source) : source;
   let text = source;
-  // `echo … | cat | sh` is `echo … | sh`.
-  if (live.includes("cat")) [text, live] = withoutPassThroughCats(text, live);
+  // `echo … | cat | sh` and `echo … | xargs -0 sh -c` are `echo … | sh`.
+  if (live.includes("cat") || live.includes("xargs")) [text, live] = withoutPassThroughs(text, live);
   const hidden = hiddenCode(text, live);
   let fed: ReadonlySet<number> = NO_PIPES;
   if (hidden) out.push(hidden);
@@ -868,7 +884,13 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   let shell = text;
   if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
-    for (const h of inputs) if (!(h.ansi && ansiProgram(h.words, h.body, out, depth))) stdinInput(h.words, h.body, h.string, out, depth);
+    for (const h of inputs) {
+      if (h.ansi && ansiProgram(h.words, h.body, out, depth)) continue;
+      // `<<< 'rm -rf x' sh`: a shell after the here-string runs it (STDIN_PROGRAM reads `sh <<< '…'`).
+      const reader = afterWrappers(h.words);
+      if (h.leading && SHELLS.has(basename(h.words[reader] ?? ""))) commandEffect([basename(h.words[reader]!), "-c", h.body], out, depth + 1);
+      else stdinInput(h.words, h.body, h.string, out, depth);
+    }
     // A body of shell lines with here-documents of its own (`bash <<EOF` around `psql <<SQL`), and any body ssh's far end
     // runs: read as the command line it is, where its openers are found (`hereInputs` skips those inside a body), and
     // where ssh's host is the production one the commands run on (`ssh db.prod <<EOF`).
@@ -960,7 +982,7 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}) });
+  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}), ...(leadsAt(text, m.index) ? { leading: true } : {}) });
   return found;
 }
 
@@ -984,6 +1006,8 @@ interface HereInput {
   string: boolean;
   /** A `$'…'` here-string. */
   ansi?: boolean;
+  /** A here-string before its command (`<<< 'rm x' sh`). */
+  leading?: boolean;
   /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
   span?: [number, number];
   /** The rest of a here-document's first line. */
@@ -1268,14 +1292,26 @@ const READER_SPAN = 400;
  * The command that reads the here-document whose token is `text[from..to)`: the last one
  * before it on its line, or for `cat`, the one cat's output is piped to after it.
  */
+/** Whether a redirection after `before` (its line up to it) opens its command: nothing of the command stands before it. */
+const leadsCommand = (before: string): boolean => /(?:^|[;&|(){]|\b(?:then|do|else))\s*$/.test(before);
+
+/** `leadsCommand` for the redirection at `text[at]`, looking back over the blanks before it only (no slice of the line: linear over many). */
+function leadsAt(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
+  return k < 0 || text[k] === "\n" || leadsCommand(text.slice(Math.max(0, k - 5), k + 1));
+}
+
 function stdinReader(text: string, from: number, to: number): string[] {
   // A line continued from the one before (`psql app \` then `<<SQL`), and `2>&1` / `&>` (not separators).
   const behind = text.slice(Math.max(0, from - READER_SPAN), from).replace(/\\\n/g, "  ").replace(/\d*>&\d*|&>>?/g, (m) => " ".repeat(m.length));
   const ahead = text.slice(to, to + READER_SPAN);
   const before = behind.slice(behind.lastIndexOf("\n") + 1);
+  const after = ahead.includes("\n") ? ahead.slice(0, ahead.indexOf("\n")) : ahead;
+  // `<<< 'rm a' sftp host`: the redirection before its command, which follows it.
+  if (leadsCommand(before)) return READER_NAME.test(after) ? (splitCommands(after)[0] ?? []) : [];
   // No reader this module reads stdin for is named there: the line is not split.
   if (!READER_NAME.test(before)) return [];
-  const after = ahead.includes("\n") ? ahead.slice(0, ahead.indexOf("\n")) : ahead;
   const commands = splitCommands(before);
   // A quoted command run elsewhere (`ssh db 'psql app'`, `su -c 'psql app'`) by its words.
   const words = (commands[commands.length - 1] ?? []).flatMap((w) => (/\s/.test(w) ? w.trim().split(/\s+/) : [w]));

@@ -74,6 +74,9 @@ describe("red team of f51d35f: a tool's image, wrappers, cat, redirects and here
     expect(commandEffects(`${"| sudo -a ".repeat(20000)}`).length).toBeLessThan(3);
     expect(commandEffects(`echo 'rm -rf /x' ${"| cat ".repeat(20000)}| sh`).map((e) => e.what)).toEqual(["`rm -rf`"]);
     expect(commandEffects(`sh -s ${"a ".repeat(30000)}<<< ${"x\\ ".repeat(30000)}y`).length).toBeLessThan(3);
+    // Each shell after the first runs what the one before printed: code the plan does not show, once per stage.
+    expect(new Set(commandEffects(`echo 'rm -rf /x' ${"| xargs -0 sh -c ".repeat(20000)}`).map((e) => e.what))).toEqual(new Set(["`rm -rf`", "`sh | sh` (code the plan does not show)"]));
+    expect(commandEffects(`${"<<< 'ls' sh; ".repeat(20000)}`)).toEqual([]);
   });
 
   it("a production path reached without `$` (`~`, bare `cd`, `cd -`, CDPATH) or read by name (printenv, ${!X}, env) still names production for a file program", () => {
@@ -104,6 +107,23 @@ describe("red team of f51d35f, after the first fixes: here-strings in their othe
   });
 
   it.each(['sh <<< "ls -l /srv"', 'sh <<< $"ls -l /srv"', "sh 0<<< 'ls -l /srv'"])("reads: %s", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+});
+
+describe("red team of f51d35f, the last of its list: a here-string before its command, xargs running a shell on its input", () => {
+  it.each([
+    ["<<< 'rm -rf /x' sh", "write"],
+    ["<<< 'rm -rf /x' sudo bash", "write"],
+    ["<<< 'rm a' sftp backup.example", "external"],
+    ["<<< 'DELETE FROM users' psql app", "write"],
+    ['echo "rm -rf /x" | xargs -0 sh -c', "write"],
+    ["printf 'rm -rf /x' | xargs -0 bash -c", "write"],
+  ] as const)("%s", (command, risk) => {
+    expect(runCommand(command).risk).toBe(risk);
+  });
+
+  it.each(["<<< 'ls -l /srv' sh", "<<< 'SELECT 1' psql app", "<<< 'ls' sftp backup.example", 'echo "ls -l" | xargs -0 sh -c', "ls | xargs -0 wc -l"])("reads: %s", (command) => {
     expect(runCommand(command).risk).toBe("read");
   });
 });
