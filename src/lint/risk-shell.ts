@@ -382,12 +382,7 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
     const xargs = basename(feeder[f] ?? "") === "xargs";
     if (xargs) for (f++; feeder[f]?.startsWith("-"); ) f += WRAPPER_VALUES.xargs!.test(feeder[f]!) ? 2 : 1;
     const program = basename(feeder[f] ?? "");
-    // A file cat hands on is read where it is given (CATTED_TO_SHELL); a here-string it hands on, as echoed text.
-    if (!xargs && program === "cat" && feeder[f + 1] === "<<<" && feeder[f + 2] !== undefined) {
-      read.add(m.index);
-      shellFeeder(["echo", feeder[f + 2]!], m[1]!, out, depth, false);
-      continue;
-    }
+    // A file cat hands on is read where it is given (CATTED_TO_SHELL), a here-string with the others (hereInputs).
     if (program === "" || (!xargs && program === "cat")) continue;
     if (!xargs && (program === "echo" || program === "printf")) {
       read.add(m.index);
@@ -757,9 +752,9 @@ const EXPANDED = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
 const FILE_ONLY = new Set(["rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "mkdir", "touch", "chmod", "chown", "chgrp", "truncate", "tee", "install"]);
 
 /** Variables the shell itself expands with no `$`: `~` is HOME, a bare `cd` goes HOME, `cd -` to OLDPWD, `cd dir` looks in CDPATH. */
-const SHELL_PATH_VARS: ReadonlySet<string> = new Set(["HOME", "OLDPWD", "CDPATH", "PWD"]);
-/** A line that reads variables by name (`printenv D`, `${!X}`, `eval`, `env` printing them, `declare -p`): any value it assigns may reach any program. */
-const BY_NAME = /\bprintenv\b|\$\{!|\beval\b|(?:^|[\s;&|(])env[ \t]*(?:$|[;&|)\n])|\b(?:declare|typeset|export)[ \t]+-p\b|\bcompgen\b|\/environ\b/;
+const SHELL_PATH_VARS: ReadonlySet<string> = new Set(["HOME", "OLDPWD", "CDPATH"]);
+/** A line that reads variables by name (`"$(printenv D)"`, `${!X}`, `env | sed -n 's/^D=//p'`): any value it assigns may reach any program. */
+const BY_NAME = /\bprintenv\b|\$\{!|(?:^|[\s;&|(])env[ \t]*(?:$|[;&|)\n])/;
 
 /** What a line's assignments say of production: the first value that names it, and the first whose variable the line expands (one pass over each). */
 function productionAssigned(text: string): Pick<Line, "production" | "productionExpanded" | "expanded"> {
@@ -822,24 +817,30 @@ const PASS_THROUGH_CAT = /(?<!\|)\|[ \t]*cat(?:[ \t]+-u?)*[ \t]*(?=\|(?!\|))/g;
  */
 const XARGS_SHELL = /(\|[ \t]*)xargs(?:[ \t]+-[^\s|;&()<>]+)*[ \t]+((?:sudo[ \t]+)?(?:sh|bash|zsh|dash|ksh))[ \t]+-c[ \t]*(?=$|[|;&)\n])/g;
 
-/**
- * `text` and `live` (as a shell runs it, offsets kept) with stages that only hand their input
- * on rewritten, found on `live`: a pass-through cat blanked, xargs running a shell on its
- * input written as that shell.
- */
+/** Stages that only hand their input on, and what is kept of each: a pass-through cat, nothing; xargs running a shell, the shell. */
+const PASS_THROUGHS: ReadonlyArray<readonly [RegExp, (stage: RegExpMatchArray) => string]> = [
+  [PASS_THROUGH_CAT, () => ""],
+  [XARGS_SHELL, (stage) => `${stage[1]}${stage[2]}`],
+];
+
+/** `text` with each stage written as what is kept of it, padded to its length (offsets kept). */
+function rewrittenStages(text: string, stages: readonly RegExpMatchArray[], kept: (stage: RegExpMatchArray) => string): string {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const m of stages) {
+    pieces.push(text.slice(at, m.index), kept(m).padEnd(m[0].length, " "));
+    at = m.index! + m[0].length;
+  }
+  pieces.push(text.slice(at));
+  return pieces.join("");
+}
+
+/** `text` and `live` (as a shell runs it, offsets kept) with the pass-through stages rewritten, found on `live`. */
 function withoutPassThroughs(text: string, live: string): [string, string] {
-  const kept = (re: RegExp, stage: RegExpMatchArray): string => (re === XARGS_SHELL ? `${stage[1]}${stage[2]}` : "").padEnd(stage[0].length, " ");
   let [t, l] = [text, live];
-  for (const re of [PASS_THROUGH_CAT, XARGS_SHELL]) {
-    const pieces: string[] = [];
-    let at = 0;
-    for (const m of l.matchAll(re)) {
-      pieces.push(t.slice(at, m.index), kept(re, m));
-      at = m.index + m[0].length;
-    }
-    if (at === 0) continue;
-    pieces.push(t.slice(at));
-    [t, l] = [pieces.join(""), l.replace(re, (...m) => kept(re, m as unknown as RegExpMatchArray))];
+  for (const [re, kept] of PASS_THROUGHS) {
+    const stages = [...l.matchAll(re)];
+    if (stages.length > 0) [t, l] = [rewrittenStages(t, stages, kept), rewrittenStages(l, stages, kept)];
   }
   return [t, l];
 }
@@ -886,9 +887,9 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
     const inputs = hereInputs(text);
     for (const h of inputs) {
       if (h.ansi && ansiProgram(h.words, h.body, out, depth)) continue;
-      // `<<< 'rm -rf x' sh`: a shell after the here-string runs it (STDIN_PROGRAM reads `sh <<< '…'`).
+      // `<<< 'rm -rf x' sh`, `cat <<< 'rm -rf x' | sh`: a shell handed the here-string runs it (STDIN_PROGRAM reads `sh <<< '…'`).
       const reader = afterWrappers(h.words);
-      if (h.leading && SHELLS.has(basename(h.words[reader] ?? ""))) commandEffect([basename(h.words[reader]!), "-c", h.body], out, depth + 1);
+      if (h.apart && SHELLS.has(basename(h.words[reader] ?? ""))) commandEffect([basename(h.words[reader]!), "-c", h.body], out, depth + 1);
       else stdinInput(h.words, h.body, h.string, out, depth);
     }
     // A body of shell lines with here-documents of its own (`bash <<EOF` around `psql <<SQL`), and any body ssh's far end
@@ -980,9 +981,13 @@ function hereInputs(text: string): HereInput[] {
     bodyEnd = at;
     const rest = text.slice(m.index + m[0].length, Math.min(lineEnd, m.index + m[0].length + READER_SPAN));
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
-    found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
+    found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length).words), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
-  for (const m of text.matchAll(HERE_STRING)) found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length)), body: m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)), string: true, ...(m[3] !== undefined ? { ansi: true } : {}), ...(leadsAt(text, m.index) ? { leading: true } : {}) });
+  for (const m of text.matchAll(HERE_STRING)) {
+    const reader = stdinReader(text, m.index, m.index + m[0].length);
+    const body = m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!));
+    found.push({ words: oneClient(reader.words), body, string: true, ...(m[3] !== undefined ? { ansi: true } : {}), ...(reader.apart ? { apart: true } : {}) });
+  }
   return found;
 }
 
@@ -1006,8 +1011,8 @@ interface HereInput {
   string: boolean;
   /** A `$'…'` here-string. */
   ansi?: boolean;
-  /** A here-string before its command (`<<< 'rm x' sh`). */
-  leading?: boolean;
+  /** A here-string its reader does not stand right before (`<<< 'rm x' sh`, `cat <<< 'rm x' | sh`): STDIN_PROGRAM does not see it. */
+  apart?: boolean;
   /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
   span?: [number, number];
   /** The rest of a here-document's first line. */
@@ -1288,35 +1293,36 @@ function notShell(words: readonly string[], rest: string): boolean {
 /** How far around a here-document's `<<` its reader is looked for: a line of thousands of them is read in one pass. */
 const READER_SPAN = 400;
 
-/**
- * The command that reads the here-document whose token is `text[from..to)`: the last one
- * before it on its line, or for `cat`, the one cat's output is piped to after it.
- */
 /** Whether a redirection after `before` (its line up to it) opens its command: nothing of the command stands before it. */
-const leadsCommand = (before: string): boolean => /(?:^|[;&|(){]|\b(?:then|do|else))\s*$/.test(before);
+const leadsCommand = (before: string): boolean => /(?:^|[;&|({]|\b(?:then|do|else))\s*$/.test(before);
 
-/** `leadsCommand` for the redirection at `text[at]`, looking back over the blanks before it only (no slice of the line: linear over many). */
-function leadsAt(text: string, at: number): boolean {
-  let k = at - 1;
-  while (k >= 0 && (text[k] === " " || text[k] === "\t")) k--;
-  return k < 0 || text[k] === "\n" || leadsCommand(text.slice(Math.max(0, k - 5), k + 1));
+/** The reader of a here-document or here-string (`stdinReader`): its words, and whether it stands apart from the redirection. */
+interface StdinReader {
+  words: string[];
+  /** Not right before the redirection: after it (`<<< 'rm a' sftp h`), or handed it by cat (`cat <<< '…' | sh`). */
+  apart: boolean;
 }
 
-function stdinReader(text: string, from: number, to: number): string[] {
+/**
+ * The command that reads the here-document whose token is `text[from..to)`: the last one
+ * before it on its line, the one after it when the redirection opens its command, or for
+ * `cat`, the one cat's output is piped to after it.
+ */
+function stdinReader(text: string, from: number, to: number): StdinReader {
   // A line continued from the one before (`psql app \` then `<<SQL`), and `2>&1` / `&>` (not separators).
   const behind = text.slice(Math.max(0, from - READER_SPAN), from).replace(/\\\n/g, "  ").replace(/\d*>&\d*|&>>?/g, (m) => " ".repeat(m.length));
   const ahead = text.slice(to, to + READER_SPAN);
   const before = behind.slice(behind.lastIndexOf("\n") + 1);
   const after = ahead.includes("\n") ? ahead.slice(0, ahead.indexOf("\n")) : ahead;
   // `<<< 'rm a' sftp host`: the redirection before its command, which follows it.
-  if (leadsCommand(before)) return READER_NAME.test(after) ? (splitCommands(after)[0] ?? []) : [];
+  if (leadsCommand(before)) return { words: READER_NAME.test(after) ? (splitCommands(after)[0] ?? []) : [], apart: true };
   // No reader this module reads stdin for is named there: the line is not split.
-  if (!READER_NAME.test(before)) return [];
+  if (!READER_NAME.test(before)) return { words: [], apart: false };
   const commands = splitCommands(before);
   // A quoted command run elsewhere (`ssh db 'psql app'`, `su -c 'psql app'`) by its words.
   const words = (commands[commands.length - 1] ?? []).flatMap((w) => (/\s/.test(w) ? w.trim().split(/\s+/) : [w]));
   const piped = basename(words[0] ?? "") === "cat" ? /^[^|;&]*\|(?!\|)([^|;&]*)/.exec(after) : null;
-  return piped ? (splitCommands(piped[1]!)[0] ?? []) : words;
+  return piped ? { words: splitCommands(piped[1]!)[0] ?? [], apart: true } : { words, apart: false };
 }
 
 /** Where the reader stdinInput reads for is among `words` (-1: none). */

@@ -77,9 +77,10 @@ describe("red team of f51d35f: a tool's image, wrappers, cat, redirects and here
     // Each shell after the first runs what the one before printed: code the plan does not show, once per stage.
     expect(new Set(commandEffects(`echo 'rm -rf /x' ${"| xargs -0 sh -c ".repeat(20000)}`).map((e) => e.what))).toEqual(new Set(["`rm -rf`", "`sh | sh` (code the plan does not show)"]));
     expect(commandEffects(`${"<<< 'ls' sh; ".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`${"cat <<< 'ls' | sh; ".repeat(20000)}cat <<< 'rm -rf /x' | sh`).map((e) => e.what)).toEqual(["`rm -rf`"]);
   });
 
-  it("a production path reached without `$` (`~`, bare `cd`, `cd -`, CDPATH) or read by name (printenv, ${!X}, env) still names production for a file program", () => {
+  it("a production path reached without `$` (`~`, bare `cd`, `cd -`, CDPATH) or read by name (printenv, ${!X}, env printing them) still names production for a file program", () => {
     const production = (command: string) => commandEffects(command).find((e) => e.what === "`rm -rf`")?.production;
     for (const command of [
       "export HOME=/srv/production && rm -rf ~/tmp",
@@ -88,6 +89,7 @@ describe("red team of f51d35f: a tool's image, wrappers, cat, redirects and here
       "export OLDPWD=/srv/production; cd - && rm -rf tmp",
       'export D=/srv/production; rm -rf "$(printenv D)/tmp"',
       'X=D; export D=/srv/production; rm -rf "${!X}/tmp"',
+      "export D=/srv/production; env | sed -n 's/^D=//p' | xargs -I{} rm -rf {}/tmp",
     ]) expect(production(command), command).toBe("/srv/production");
     // The narrowing of efec7dc still holds where nothing reads the variable.
     expect(production("export NODE_ENV=production && rm -rf dist/tmp")).toBeUndefined();
