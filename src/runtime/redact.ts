@@ -64,8 +64,12 @@ export function isSecretName(name: string): boolean {
 /** A deep copy of `value` with secret fields and secret substrings replaced. */
 export function redact(value: unknown, secrets: readonly string[]): unknown {
   // No salt: `fields` never fingerprints, and a random one per call (every tool call's event) costs.
-  return new Scrubber(secrets, { encodings: false, salt: null }).fields(value);
+  if (secrets.length > 0) return new Scrubber(secrets, { encodings: false, salt: null }).fields(value);
+  // Fields by name only (every tool call's event): one scrubber of no secrets serves them all.
+  byNameOnly ??= new Scrubber([], { encodings: false, salt: null });
+  return byNameOnly.fields(value);
 }
+let byNameOnly: Scrubber | undefined;
 
 /**
  * The forms a secret is searched in: as is, URL-encoded, JSON-escaped, hex, and base64 /
