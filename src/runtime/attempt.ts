@@ -14,6 +14,7 @@ import { StepTimeoutError } from "./retry.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
 import { evaluateKey } from "./keys.js";
 import { PermanentStepError, runStepBody } from "./step.js";
+import { StepAbort } from "./step-abort.js";
 import type { ArtifactRef, NodeState, Store } from "./store.js";
 
 export type AttemptResult =
@@ -39,7 +40,7 @@ export interface AttemptInput {
 export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
   const { node, store, gateway } = a;
   let timer: NodeJS.Timeout | undefined;
-  let onRunAbort: (() => void) | undefined;
+  let abort: StepAbort | undefined;
   try {
     if (a.key !== undefined) {
       const rec = (await store.readIdempotency())[a.key];
@@ -51,20 +52,15 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
         return { kind: "ok", output: r.output, art: r.art, adopted: true };
       }
     }
-    const stepAbort = new AbortController();
+    // The run's abort reaches the step's own signal, once there is one, through one listener
+    // removed when the attempt ends (AbortSignal.any would cost a weak-reference registry per step).
+    const inFlight = node.forEach ? Math.max(1, node.forEach.concurrency ?? 1) : 1;
+    const stepAbort = (abort = new StepAbort(a.runSignal, { own: node.timeoutMs !== undefined, inFlight }));
     if (node.timeoutMs !== undefined) {
       const ms = node.timeoutMs;
       timer = setTimeout(() => stepAbort.abort(new StepTimeoutError(node.id, ms)), ms);
     }
-    // The run's abort reaches the step through one listener, removed when the attempt ends
-    // (AbortSignal.any would cost a weak-reference registry per step).
-    if (a.runSignal.aborted) stepAbort.abort(a.runSignal.reason);
-    else {
-      onRunAbort = () => stepAbort.abort(a.runSignal.reason);
-      a.runSignal.addEventListener("abort", onRunAbort, { once: true });
-    }
-    const signal = stepAbort.signal;
-    const cc = { node, attempt: a.state.attempts, signal, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
+    const cc = { node, attempt: a.state.attempts, abort: stepAbort, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
     const started = performance.now();
     const returned = await runStepBody(node, a.env, gateway, cc, (env) => evaluateKey(node, env));
     clearTimeout(timer);
@@ -95,7 +91,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);
-    if (onRunAbort) a.runSignal.removeEventListener("abort", onRunAbort);
+    abort?.dispose();
   }
 }
 

@@ -12,6 +12,7 @@ import type { Lease, RunState } from "./store.js";
 import { effectiveRisk } from "./tools/registry.js";
 import type { ToolContext, ToolImpl } from "./tools/types.js";
 import { PathEscapeError } from "./tools/workspace.js";
+import type { StepAbort } from "./step-abort.js";
 
 /** A refused call: fails the step without retry. */
 export class ViolationError extends Error {
@@ -32,7 +33,8 @@ export class LimitError extends Error {
 export interface CallContext {
   node: IRNode;
   attempt: number;
-  signal: AbortSignal;
+  /** The attempt's abort: the tool's `ctx.signal` is its own signal, made when the tool reads it. */
+  abort: StepAbort;
   idempotencyKey?: string;
   /** The lease the session writes under: checked before every call, its token passed on. */
   lease?: Lease;
@@ -85,14 +87,14 @@ export class Gateway {
       throw new LimitError(`max_tool_calls (${max}) reached`);
     }
     this.state.budget.toolCalls++;
-    cc.signal.throwIfAborted();
+    cc.abort.throwIfAborted();
     const lease = cc.lease;
     const ctx: ToolContext = {
       // Reading the signal consults the lease's clock: a tool that checks it right before a
       // side effect sees a lease lost while the process was frozen, before any timer ran.
       get signal() {
         lease?.isLost();
-        return cc.signal;
+        return cc.abort.signal;
       },
       runId: this.state.runId,
       stepId: node.id,
@@ -109,7 +111,7 @@ export class Gateway {
     this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, []) });
     cc.flushEvents?.();
     try {
-      const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.signal);
+      const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.abort);
       this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });
       return result;
     } catch (err) {
@@ -133,19 +135,18 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Settles with `p`, or rejects as soon as `signal` aborts even if the tool ignores it. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** Settles with `p`, or rejects as soon as the attempt is aborted even if the tool ignores it. */
+function abortable<T>(p: Promise<T>, abort: StepAbort): Promise<T> {
+  if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const off = abort.onAbort(reject);
     p.then(
       (v) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         resolve(v);
       },
       (e) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         reject(e);
       },
     );

@@ -89,8 +89,10 @@ export class Scheduler implements OutputSource {
     this.secrets = opts.secrets ?? {};
     this.runId = state.runId;
     this.elapsedBefore = state.budget.elapsedMs;
-    // Each running attempt listens on the run's signal (attempt.ts): up to `concurrency` at once, not a leak.
-    setMaxListeners(Math.max(10, opts.concurrency + 1), this.runAbort.signal);
+    // Each running attempt listens on the run's signal (step-abort.ts): its call waiting on
+    // the tool and, once the tool reads ctx.signal, the step's own signal; up to
+    // `concurrency` attempts at once, not a leak.
+    setMaxListeners(Math.max(10, 2 * opts.concurrency + 1), this.runAbort.signal);
     const byId = new Map<string, number>();
     // Each step's state, looked up once: a dictionary lookup per step and pass costs more
     // than the pass itself on a long run. The scheduler changes these objects in place.

@@ -43,7 +43,7 @@ async function callOnce(node: IRNode, env: EvalEnv, gateway: Gateway, cc: CallCo
   if (!node.repeat) return gateway.call(node.tool, args, cc);
   const max = node.repeat.maxAttempts ?? HARD_LOOP_CAP;
   for (let i = 1; i <= max; i++) {
-    if (i > 1) await pollDelay(node.repeat.delayMs ?? 0, cc.signal);
+    if (i > 1) await pollDelay(node.repeat.delayMs ?? 0, cc.abort.signal);
     const output = await gateway.call(node.tool, args, cc);
     if (truthy(evalExpr(node.repeat.until, { ...env, output }, "repeat.until", node))) return output;
   }

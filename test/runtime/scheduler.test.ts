@@ -96,6 +96,76 @@ describe("scheduler", () => {
     expect(readState(r2.dir).nodes.c!.status).toBe("failed");
   });
 
+  describe("a step's abort signal", () => {
+    // A tool that ignores its signal and never answers; `reads` writes down when its
+    // ctx.signal fires and with what. Steps have no timeout: only the run aborts them.
+    const HANGING = `
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+export default {
+  hangs: { risk: "read", run: () => new Promise(() => {}) },
+  passes: { risk: "read", run: (args) => ({ i: args.i }) },
+  reads: { risk: "read", run: (args, ctx) => {
+    ctx.signal.addEventListener("abort", () => appendFileSync(join(ctx.workspace, "aborted.log"), String(ctx.signal.reason?.message ?? ctx.signal.reason) + "\\n"));
+    return args.hang ? new Promise(() => {}) : { ok: true };
+  } },
+};
+`;
+    const runWith = async (steps: string, limits = "limits: { run_timeout: 300ms, max_tool_calls: 100 }") => {
+      const ws = tempDir();
+      const tools = writeFile(ws, "hanging.mjs", HANGING);
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+      process.on("warning", onWarning);
+      const t0 = Date.now();
+      try {
+        const r = await startRun({ plan: plan(head("hangs: { risk: read }, reads: { risk: read }, passes: { risk: read }", limits) + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 16 });
+        await new Promise((res) => setImmediate(res));
+        return { r, ms: Date.now() - t0, warnings, aborted: lines(ws, "aborted.log") };
+      } finally {
+        process.off("warning", onWarning);
+      }
+    };
+
+    it("ends a call whose tool never reads its signal when the run stops", async () => {
+      const { r, ms } = await runWith("  s: { kind: analyze, goal: hang, tool: hangs }\n");
+      expect(r.outcome).toMatchObject({ status: "terminated", reason: expect.stringMatching(/run_timeout/) });
+      expect(ms).toBeLessThan(5000);
+      expect(readState(r.dir).nodes.s!.lastError).toMatch(/run_timeout/);
+    });
+
+    it("aborts the signal a tool read, with the run's reason, when the run stops", async () => {
+      const { r, aborted } = await runWith("  s: { kind: analyze, goal: hang, tool: reads, with: { hang: true } }\n");
+      expect(r.outcome.status).toBe("terminated");
+      expect(aborted).toEqual([expect.stringMatching(/run_timeout/)]);
+      expect(readState(r.dir).nodes.s!.lastError).toMatch(/run_timeout/);
+    });
+
+    it("keeps a tool's listeners off the run's signal: 40 steps that never remove theirs raise no warning", async () => {
+      const steps = Array.from({ length: 40 }, (_, i) => `  s${i}: { kind: analyze, goal: read ${i}, tool: reads, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""} }\n`).join("");
+      const { r, warnings, aborted } = await runWith(steps, "limits: { max_tool_calls: 100 }");
+      expect(r.outcome.status).toBe("done");
+      expect(warnings).toEqual([]);
+      expect(aborted).toEqual([]);
+    });
+
+    it("runs 24 steps at once (concurrency 16) whose tools read their signal without a warning about abort listeners", async () => {
+      const steps = Array.from({ length: 24 }, (_, i) => `  s${i}: { kind: analyze, goal: read ${i}, tool: reads, with: { i: ${i} } }\n`).join("");
+      const { r, warnings } = await runWith(steps, "limits: { max_tool_calls: 100 }");
+      expect(r.outcome.status).toBe("done");
+      expect(warnings).toEqual([]);
+    });
+
+    // The gateway waits on the step's signal for each call in flight (a tool may ignore it):
+    // 16 at once are no leak (at 3b8a99e: MaxListenersExceededWarning on stderr, once per step).
+    it("runs a for_each of 24 items 16 at a time, in 3 steps at once, without a warning about abort listeners", async () => {
+      const each = (id: string) => `  ${id}: { kind: analyze, goal: read all, tool: passes, for_each: { items: "\${{ [${Array.from({ length: 24 }, (_, i) => i).join(", ")}] }}", max_items: 24, concurrency: 16 } }\n`;
+      const { r, warnings } = await runWith(each("a") + each("b") + each("c"), "limits: { max_tool_calls: 100 }");
+      expect(r.outcome.status).toBe("done");
+      expect(warnings).toEqual([]);
+    });
+  });
+
   it("runs independent steps concurrently, never more than --concurrency", async () => {
     const { ws, tools } = setup();
     const ids = ["a", "b", "c", "d", "e", "f"];
