@@ -126,11 +126,13 @@ describe("leases and fencing", () => {
 
   it("the heartbeat keeps a lease alive well past its length", async () => {
     const id = "beat-1";
-    const a = new PgStore(db, id, { leaseMs: 200 });
+    // 600 ms, renewed every 200: a 200 ms lease expired under a load of 12 on 2 cores
+    // (PostgreSQL slow to answer a renewal), which is not what this test is about.
+    const a = new PgStore(db, id, { leaseMs: 600 });
     await a.lock();
     const s = newRunState(PLAN, id, {});
     await a.create(PLAN, config, s);
-    await sleep(700);
+    await sleep(2000);
     await a.writeState(s);
     await expect(new PgStore(db, id).lock()).rejects.toThrow(/in use by/);
     await a.unlock();
