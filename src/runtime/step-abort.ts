@@ -13,6 +13,7 @@ import { setMaxListeners } from "node:events";
 export class StepAbort {
   private controller: AbortController | undefined;
   private onRunAbort: (() => void) | undefined;
+  private disposed = false;
 
   /**
    * `inFlight`: how many calls of the step may wait on its signal at once (a `for_each`'s
@@ -36,7 +37,8 @@ export class StepAbort {
       const c = (this.controller = new AbortController());
       const run = this.run;
       if (run.aborted) c.abort(run.reason);
-      else {
+      // A tool reading it after its attempt ended (a task left running) gets a signal no run links to.
+      else if (!this.disposed) {
         this.onRunAbort = () => c.abort(run.reason);
         run.addEventListener("abort", this.onRunAbort, { once: true });
       }
@@ -81,6 +83,7 @@ export class StepAbort {
 
   /** The attempt is over: its link to the run's signal goes. */
   dispose(): void {
+    this.disposed = true;
     if (this.onRunAbort) this.run.removeEventListener("abort", this.onRunAbort);
     this.onRunAbort = undefined;
   }

@@ -105,6 +105,12 @@ import { join } from "node:path";
 export default {
   hangs: { risk: "read", run: () => new Promise(() => {}) },
   passes: { risk: "read", run: (args) => ({ i: args.i }) },
+  // Leaves a task behind that reads its signal after the step is over, while the next one runs.
+  leaves: { risk: "read", run: async (args, ctx) => {
+    setTimeout(() => ctx.signal.addEventListener("abort", () => {}), 12);
+    await new Promise((res) => setTimeout(res, 10));
+    return { i: args.i };
+  } },
   reads: { risk: "read", run: (args, ctx) => {
     ctx.signal.addEventListener("abort", () => appendFileSync(join(ctx.workspace, "aborted.log"), String(ctx.signal.reason?.message ?? ctx.signal.reason) + "\\n"));
     return args.hang ? new Promise(() => {}) : { ok: true };
@@ -119,8 +125,9 @@ export default {
       process.on("warning", onWarning);
       const t0 = Date.now();
       try {
-        const r = await startRun({ plan: plan(head("hangs: { risk: read }, reads: { risk: read }, passes: { risk: read }", limits) + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 16 });
-        await new Promise((res) => setImmediate(res));
+        const r = await startRun({ plan: plan(head("hangs: { risk: read }, reads: { risk: read }, passes: { risk: read }, leaves: { risk: read }", limits) + steps), cwd: ws, inputs: {}, toolModules: [tools], runDir: "run", concurrency: 16 });
+        // Warnings are emitted on the next tick; a task a tool left reads its signal within a few ms.
+        await new Promise((res) => setTimeout(res, 100));
         return { r, ms: Date.now() - t0, warnings, aborted: lines(ws, "aborted.log") };
       } finally {
         process.off("warning", onWarning);
@@ -147,6 +154,13 @@ export default {
       expect(r.outcome.status).toBe("done");
       expect(warnings).toEqual([]);
       expect(aborted).toEqual([]);
+    });
+
+    it("links no signal a tool reads after its step is over to the run's: 40 such steps raise no warning", async () => {
+      const steps = Array.from({ length: 40 }, (_, i) => `  s${i}: { kind: analyze, goal: leave ${i}, tool: leaves, with: { i: ${i} }${i ? `, needs: [s${i - 1}]` : ""} }\n`).join("");
+      const { r, warnings } = await runWith(steps, "limits: { max_tool_calls: 100 }");
+      expect(r.outcome.status).toBe("done");
+      expect(warnings).toEqual([]);
     });
 
     it("runs 24 steps at once (concurrency 16) whose tools read their signal without a warning about abort listeners", async () => {
