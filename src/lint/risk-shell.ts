@@ -144,8 +144,8 @@ function afterWrappers(words: readonly string[], from = 0): number {
 /** Programs that run the rest of their words as a command, with its stdin: what a pipe's stage runs is after them. */
 const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "unbuffer"]);
 
-/** A call of awk's system() with a string first: the command line it runs starts with that string. */
-const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
+/** A call of awk's system() with a string first: the command line it runs starts with that string and any side by side with it (`system("r" "m -rf x")`), which awk joins. */
+const AWK_SYSTEM = /\bsystem\s*\(\s*("(?:[^"\\]|\\.)*"(?:\s*"(?:[^"\\]|\\.)*")*)/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
 const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
 /** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
@@ -160,16 +160,17 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
 function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
-  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
+  // (`system("\162m -rf x")`: awk's strings undo octal and hex escapes, as its prints do.)
+  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects([...m[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
   // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
   for (const m of program.matchAll(AWK_OUTPUT)) {
-    const file = m[1] !== undefined ? unescaped(m[1]) : m[2]!;
+    const file = m[1] !== undefined ? awkUnescaped(m[1]) : m[2]!;
     if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
   }
-  const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: unescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
+  const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: awkUnescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
   const commands = new Set(piped.map((p) => p.command));
   // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
-  const strings = [...[...program.matchAll(AWK_STRING)].map((m) => unescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
+  const strings = [...[...program.matchAll(AWK_STRING)].map((m) => awkUnescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
   let shell: string | undefined;
   for (const { command, getline } of piped) {
     const words = command.trim().split(/\s+/);
@@ -402,7 +403,7 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
       open = printed === undefined || printed.trim() === "" || (replaced !== undefined && (/^\s*(\S*)/.exec(printed)![1]!.includes(replaced)));
     } else if (/^[gmn]?awk$/.test(program)) {
       const prints = feeder.slice(f + 1).flatMap((a) => awkPrints(a)).filter((p) => p.to === undefined);
-      starts = [...new Set([...feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => unescaped(s[1]!))), ...prints.map((p) => p.start)])];
+      starts = [...new Set([...feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!))), ...prints.map((p) => p.start)])];
       open = prints.some((p) => p.open && p.start.trim() === "");
     } else if (program === "sed") starts = sedInserted(feeder.slice(f + 1));
     if (starts !== undefined) {
@@ -483,6 +484,21 @@ function awkEscape(program: string, at: number): { text: string; last: number } 
   if (code) return { text: codedCharacter(code[0]), last: at + code[0].length - 1 };
   const c = program[at] ?? "";
   return { text: AWK_ESCAPES[c] ?? c, last: at };
+}
+
+/** The text of an awk string (between its quotes) with its escapes undone as awk undoes them (awkEscape): `"\162m"` is `rm`. */
+function awkUnescaped(text: string): string {
+  if (!text.includes("\\")) return text;
+  let out = "";
+  for (let j = 0; j < text.length; j++) {
+    if (text[j] !== "\\") out += text[j];
+    else {
+      const escape = awkEscape(text, j + 1);
+      out += escape.text;
+      j = escape.last;
+    }
+  }
+  return out;
 }
 
 /** After these marks (or at the start) a `/` opens a regular expression, not a division. */
