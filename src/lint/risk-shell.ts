@@ -752,8 +752,23 @@ interface Line {
   productionExpanded?: string;
   /** The variables the line expands (`$D`, `${D}`), when it names production. */
   expanded?: ReadonlySet<string>;
+  /**
+   * The line this one's text was taken from and is run with (`X=prod; eval "deploy --env \$X"`, `bash -c "…$X…"`):
+   * eval runs it in the same shell, and a double-quoted `-c` line is expanded there first, so its variables and the
+   * production they name hold in it too.
+   */
+  outer?: Line;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
+
+/** A variable's literal value where `line` runs: set on the line itself, else on the line it was taken from. */
+function lineVar(line: Line, name: string): string | undefined {
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const value = l.vars.get(name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
 /** A variable assigned on a command line and its value, as written (quoted or one word; substitutions kept). */
 const ASSIGNED_VALUE = /(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|()]+)/g;
 /** A variable expanded: `$D`, `${D}`, `${D:-x}`. */
@@ -782,6 +797,10 @@ function productionAssigned(text: string): Pick<Line, "production" | "production
   const byName = BY_NAME.test(text);
   const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
   return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), expanded };
+}
+/** A line's production fields alone. */
+function productionOf({ production, productionExpanded, expanded }: Line): Pick<Line, "production" | "productionExpanded" | "expanded"> {
+  return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), ...(expanded !== undefined ? { expanded } : {}) };
 }
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
 /** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
@@ -867,8 +886,8 @@ const TERMINAL_WORDS = new Set(["clear", "reset", "install", "import", "true", "
 /** A shell function's usual name: words joined by `_` or `-` (`tidy_all`, `purge-cache`). */
 const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
-/** The effects of every simple command in `text` that is not a plain read. */
-export function commandEffects(source: string, depth = 0): CommandEffect[] {
+/** The effects of every simple command in `text` that is not a plain read (`outer`: the line it was taken from, for eval and `-c`). */
+export function commandEffects(source: string, depth = 0, outer?: Line): CommandEffect[] {
   const out: CommandEffect[] = [];
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
   let live = source.includes("|") ? liveText(source.includes("<<") ? blankedBodies(source, hereInputs(source), new Set()) : source) : source;
@@ -952,10 +971,14 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth < MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  const own = text.includes("=") ? productionAssigned(text) : {};
   const line: Line = {
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
-    sourced: SOURCED.test(text),
-    ...(text.includes("=") ? productionAssigned(text) : {}),
+    sourced: SOURCED.test(text) || outer?.sourced === true,
+    // What the line it was taken from says of production, unless this text names production itself (the outer line,
+    // whose text holds this one, has counted its expansions: `export D=/srv/prod; eval "rm -rf \$D/tmp"`).
+    ...(own.production === undefined && outer !== undefined ? productionOf(outer) : own),
+    ...(outer !== undefined ? { outer } : {}),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
@@ -1456,17 +1479,18 @@ export function firstProgram(text: string): string | undefined {
  * (`bash -c "$(cat cmd.txt)"`), code the plan does not show. A variable the command line
  * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
  */
-function programText(runner: string, text: string, out: CommandEffect[], depth: number, { vars }: Line): void {
+function programText(runner: string, text: string, out: CommandEffect[], depth: number, line: Line): void {
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
-  const known = variable ? vars.get(variable[1]!) : undefined;
-  if (known !== undefined) return void out.push(...commandEffects(known, depth + 1));
+  const known = variable ? lineVar(line, variable[1]!) : undefined;
+  if (known !== undefined) return void out.push(...commandEffects(known, depth + 1, line));
   // A placeholder (`xargs -I{} sh -c "{}"`, `-I% ... "%"`) is the input's lines.
   if (variable || /^[^\w\s$"'`]{1,3}$/.test(text.trim()) || FILE_CONTENT.test(text)) {
     const shown = text.trim().replace(/\s+/g, " ");
     out.push({ risk: "write", destructive: true, what: `\`${runner} ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
     return;
   }
-  out.push(...commandEffects(text, depth + 1));
+  // Read with the line's variables (`RM=rm; eval "\$RM -rf x"`) and the production they name.
+  out.push(...commandEffects(text, depth + 1, line));
 }
 
 /** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
@@ -1720,7 +1744,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
   if (held && depth < MAX_DEPTH) {
-    const value = line.vars.get(held[1]!);
+    const value = lineVar(line, held[1]!);
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
   }

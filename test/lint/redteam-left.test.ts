@@ -43,3 +43,27 @@ describe("awk's system(): its string's escapes undone, strings side by side join
     expect(commandEffects(`awk 'BEGIN { system("${"\\101".repeat(30000)}") }'`)).toEqual([]);
   });
 });
+
+describe("eval, and a shell's -c, run with the line's variables", () => {
+  it.each([["RM=rm; eval \"\\$RM -rf /x\"", "write", true]] as const)("%s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+
+  it("name the production the line's assignments hand them", () => {
+    const production = (command: string) => commandEffects(command).filter((e) => e.production !== undefined).map((e) => [e.what, e.production]);
+    expect(production('X=production; eval "./deploy.sh --env \\$X"')).toEqual([["`deploy.sh`", "production"]]);
+    expect(production('CTX=prod-eu-1; eval "kubectl --context $CTX delete pod web-1"')).toEqual([["`kubectl delete`", "prod-eu-1"]]);
+    expect(production("CTX=prod-eu-1; eval 'kubectl --context $CTX delete pod web-1'")).toEqual([["`kubectl delete`", "prod-eu-1"]]);
+    expect(production('export D=/srv/production; eval "rm -rf \\$D/tmp"')).toEqual([["`rm -rf`", "/srv/production"]]);
+    expect(production('CTX=prod-eu-1; bash -c "kubectl --context $CTX delete pod web-1"')).toEqual([["`kubectl delete`", "prod-eu-1"]]);
+    expect(runCommand('X=production; eval "./deploy.sh --env \\$X"').impacts).toContain("production");
+  });
+
+  it.each(['X=production; eval "echo $X"', 'X=production; eval "ls -l /srv/$X"'])("reads: %s", (command) => {
+    expect(readVerdict(command)).toEqual(["read", []]);
+  });
+
+  it("a production name a file program is not handed stays unnamed through eval", () => {
+    expect(commandEffects('export NODE_ENV=production; eval "rm -rf dist/tmp"').map((e) => [e.what, e.production])).toEqual([["`rm -rf`", undefined]]);
+  });
+});
