@@ -901,7 +901,18 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
+  let wordEnd = 0;
   if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
+    // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
+    // inside one is no command.
+    if (m.index < wordEnd) continue;
+    if (m[4] !== undefined) {
+      const word = hereWord(text, m.index + m[0].indexOf("<<<") + 3);
+      if (word.pieces > 1) {
+        wordEnd = word.end;
+        continue;
+      }
+    }
     // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
     const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
@@ -921,7 +932,13 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) {
-      if (h.ansi && ansiProgram(h.words, h.body, out, depth)) continue;
+      if ((h.ansi || h.joined) && ansiProgram(h.words, h.body, out, depth, h.substituted === true)) continue;
+      // `at now <<< $'rm -rf x'`, `at now <<< 'ls'$'\n''rm x'`: the job is a command line (AT_JOB reads a quoted one of one piece).
+      if ((h.ansi || h.joined) && /^(?:at|batch)$/.test(basename(h.words[afterWrappers(h.words)] ?? ""))) {
+        if (h.substituted) out.push({ risk: "write", destructive: true, what: '`at <<< "$(…)"` (code the plan does not show)' });
+        else pushAll(out, commandEffects(h.body, depth + 1));
+        continue;
+      }
       // `<<< 'rm -rf x' sh`, `cat <<< 'rm -rf x' | sh`: a shell handed the here-string runs it (STDIN_PROGRAM reads `sh <<< '…'`).
       const reader = afterWrappers(h.words);
       if (h.apart && SHELLS.has(basename(h.words[reader] ?? ""))) commandEffect([basename(h.words[reader]!), "-c", h.body], out, depth + 1);
@@ -1022,12 +1039,93 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length).words), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
+  let wordEnd = 0;
   for (const m of text.matchAll(HERE_STRING)) {
-    const reader = stdinReader(text, m.index, m.index + m[0].length);
-    const body = m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!));
-    found.push({ words: oneClient(reader.words), body, string: true, ...(m[3] !== undefined ? { ansi: true } : {}), ...(reader.apart ? { apart: true } : {}) });
+    // A `<<<` inside a here-string read whole is its text.
+    if (m.index < wordEnd) continue;
+    // `<<< 'ls'$'\n''rm -rf x'`: pieces side by side are one word, read whole (a word of one piece as the pattern reads it).
+    const word = hereWord(text, m.index + 3);
+    const joined = word.pieces > 1;
+    if (joined) wordEnd = word.end;
+    const end = joined ? word.end : m.index + m[0].length;
+    const reader = stdinReader(text, m.index, end);
+    const body = joined ? word.text : (m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)));
+    found.push({
+      words: oneClient(reader.words),
+      body,
+      string: true,
+      ...(joined ? { joined: true, ...(word.substituted ? { substituted: true } : {}) } : m[3] !== undefined ? { ansi: true } : {}),
+      ...(reader.apart ? { apart: true } : {}),
+    });
   }
   return found;
+}
+
+/** A here-string's word (`hereWord`): its text, where it ends, how many pieces it is made of, and whether a substitution's output is part of it. */
+interface HereWord {
+  text: string;
+  end: number;
+  pieces: number;
+  substituted: boolean;
+}
+
+/**
+ * The word after a here-string's `<<<` (`at`: just after it), as a shell reads one word:
+ * quoted pieces and unquoted ones side by side, joined (`'ls'$'\n''rm x'` is `ls`, a newline,
+ * `rm x`): `'…'` as written, `$'…'` with its escapes undone, `"…"` and `$"…"` with
+ * theirs, unquoted text with its backslashes. It ends at a blank, an operator or a quote
+ * never closed; a `$(…)` or backquote in it, or in a double-quoted piece, is output the plan
+ * does not show. One pass over the word.
+ */
+function hereWord(text: string, at: number): HereWord {
+  let i = at;
+  while (text[i] === " " || text[i] === "\t") i++;
+  let out = "";
+  let pieces = 0;
+  let plain = false;
+  let substituted = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) break;
+      out += text.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === "$" && text[i + 1] === "'") {
+      let j = i + 2;
+      while (j < text.length && text[j] !== "'") j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) break;
+      out += ansiC(text.slice(i + 2, j));
+      i = j + 1;
+    } else if (c === '"' || (c === "$" && text[i + 1] === '"')) {
+      const quoted = doubleQuoted(text, c === '"' ? i : i + 1);
+      if (quoted.end >= text.length) break;
+      out += quoted.text;
+      substituted ||= SUBSTITUTION.test(quoted.text);
+      i = quoted.end + 1;
+    } else if ((c === "$" && text[i + 1] === "(") || c === "`") {
+      // What the plan does not show ends what can be read of the word.
+      substituted = true;
+      pieces++;
+      break;
+    } else if (/[\s;&|()<>]/.test(c)) break;
+    else {
+      // Unquoted text: a backslash keeps the character after it (and joins a continued line).
+      if (!plain) pieces++;
+      plain = true;
+      if (c === "\\") {
+        if (text[i + 1] !== "\n") out += text[i + 1] ?? "";
+        i += 2;
+      } else {
+        out += c;
+        i++;
+      }
+      continue;
+    }
+    pieces++;
+    plain = false;
+  }
+  return { text: out, end: Math.min(i, text.length), pieces, substituted };
 }
 
 /** The host of an ssh command's words (`ssh -p 22 ops@db.prod`), if they are one. */
@@ -1050,6 +1148,10 @@ interface HereInput {
   string: boolean;
   /** A `$'…'` here-string. */
   ansi?: boolean;
+  /** A here-string of pieces side by side (`'ls'$'\n''rm x'`), read whole; STDIN_PROGRAM does not read it. */
+  joined?: boolean;
+  /** Such a here-string with a substitution's output in it (`'ls; '"$(cat f)"`). */
+  substituted?: boolean;
   /** A here-string its reader does not stand right before (`<<< 'rm x' sh`, `cat <<< 'rm x' | sh`): STDIN_PROGRAM does not see it. */
   apart?: boolean;
   /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
@@ -1407,16 +1509,21 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
 }
 
 /**
- * A `$'…'` here-string given to a shell or an interpreter with no script (`sh <<< $'rm -rf
- * x'`, `python3 - <<< $'…'`; STDIN_PROGRAM reads the quoted forms): read as its program.
- * Whether it was one.
+ * A `$'…'` here-string, or one of several pieces, given to a shell or an interpreter with no
+ * script (`sh <<< $'rm -rf x'`, `sh -s <<< 'ls'$'\n''rm x'`, `python3 - <<< $'…'`;
+ * STDIN_PROGRAM reads the quoted forms of one piece): read as its program, or, when a
+ * substitution's output is part of it, code the plan does not show. Whether it was one.
  */
-function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number): boolean {
+function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number, substituted = false): boolean {
   const k = afterWrappers(words);
   const name = basename(words[k] ?? "");
   if (!SHELLS.has(name) && !INTERPRETER.test(name)) return false;
-  if (words.slice(k + 1).some((a) => !a.startsWith("-"))) return true;
-  commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
+  const args = words.slice(k + 1);
+  // A script named reads no program from stdin; a shell's `-s` (its arguments after it) or an interpreter's `-` does.
+  const at = args.findIndex((a) => !a.startsWith("-"));
+  if (at >= 0 && !(SHELLS.has(name) ? args.slice(0, at).includes("-s") : args.includes("-"))) return true;
+  if (substituted) out.push({ risk: "write", destructive: true, what: `\`${name} <<< "$(…)"\` (code the plan does not show)` });
+  else commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
   return true;
 }
 
@@ -1440,8 +1547,8 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
-/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on) or a shell (`ansiProgram`): a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh"].join("|"));
+/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on), a shell (`ansiProgram`) or at and batch: a cheap test before a line is split. */
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */

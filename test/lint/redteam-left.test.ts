@@ -67,3 +67,47 @@ describe("eval, and a shell's -c, run with the line's variables", () => {
     expect(commandEffects('export NODE_ENV=production; eval "rm -rf dist/tmp"').map((e) => [e.what, e.production])).toEqual([["`rm -rf`", undefined]]);
   });
 });
+
+describe("a here-string of pieces side by side is one word", () => {
+  it.each([
+    // Adjacent quoted, `$'…'` and unquoted pieces, joined as a shell joins them.
+    ["sh <<< 'ls'$'\\n''rm -rf /x'", "write", true],
+    ['bash <<< "ls"$\'\\n\'"rm -rf /x"', "write", true],
+    ["sh <<< ls$'\\n'rm\\ -rf\\ /x", "write", true],
+    ["sh <<< 'r'\"m -rf /x\"", "write", true],
+    ["sh <<< $'ls\\n''rm -rf /x'", "write", true],
+    ["sh -s <<< 'ls'$'\\n''rm -rf /x'", "write", true],
+    ["<<< 'ls'$'\\n''rm -rf /x' sh", "write", true],
+    ["cat <<< 'ls'$'\\n''rm -rf /x' | sh", "write", true],
+    ["sftp backup.example <<< 'ls'$'\\n''rm a'", "external", true],
+    ["psql app <<< 'SELECT 1;'$'\\n''DROP TABLE users'", "write", true],
+    ["python3 - <<< 'import shutil'$'\\n''shutil.rmtree(\"/x\")'", "write", true],
+    // A substitution's output in the word: code the plan does not show.
+    ["sh <<< 'ls; '\"$(cat steps.txt)\"", "write", true],
+    // at's job, joined or a `$'…'` string.
+    ["at now <<< 'ls'$'\\n''rm -rf /x'", "write", true],
+    ["at now <<< $'rm -rf /x'", "write", true],
+  ] as const)("%s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    "sh <<< 'ls'$'\\n''pwd'",
+    'bash <<< "ls"$\'\\n\'"pwd"',
+    "sh <<< ls$'\\n'pwd",
+    "<<< 'ls'$'\\n''pwd' sh",
+    "sftp backup.example <<< 'ls'$'\\n''pwd'",
+    "psql app <<< 'SELECT 1;'$'\\n''SELECT 2'",
+    "grep -c x <<< 'rm'$'\\n''-rf /x'",
+    "at now <<< $'ls -l /srv'",
+  ])("reads: %s", (command) => {
+    expect(readVerdict(command)).toEqual(["read", []]);
+  });
+
+  it("stays linear on long words, many of them, and `<<<` inside one", () => {
+    expect(commandEffects(`sh <<< ${"'a'\"b\"".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`${"sh <<< 'ls'$'\\n''pwd'; ".repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`sh <<< 'x'${'"<<< \'a\'"'.repeat(20000)}`)).toEqual([]);
+    expect(commandEffects(`sftp h <<< ${"'ls'$'\\n'".repeat(20000)}'rm a'`).map((e) => e.what)).toEqual(["`sftp rm`"]);
+  });
+});
