@@ -2000,13 +2000,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
       if (!verb || DOCKER_READ.has(verb)) return;
       if (verb === "push") return push(X, `${program} push`);
-      // `docker run --rm migrate/migrate -path=/m -database "$DB" down`: the image of a tool runs that tool, read as it is,
-      // beside the container run itself, a write like any: an image's entrypoint may run whatever it is given
-      // (liquibase's runs an OS command named as its first argument), and the run pulls the image.
-      const tool = verb === "run" && depth < MAX_DEPTH ? toolImageRun(args) : undefined;
-      if (tool) {
+      // `docker run alpine rm -rf /data`, `docker exec db psql -c '…'`, `docker compose run web sh -c '…'`: what the
+      // container runs is read as it is (destroying there destroys a mounted volume, the container's data), beside the
+      // container run itself, a write like any, and the run pulls the image. `docker run --rm migrate/migrate -path=/m
+      // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
+      // may run whatever it is given: liquibase's runs an OS command named as its first argument).
+      const run = (verb === "run" || verb === "exec") && depth < MAX_DEPTH ? containerCommand(args) : undefined;
+      if (run) {
         const inner: CommandEffect[] = [];
-        commandEffect(tool.words, inner, depth + 1, line);
+        for (const command of run) commandEffect(command, inner, depth + 1, line);
         if (production !== undefined) for (const e of inner) e.production ??= production;
         pushAll(out, inner);
       }
@@ -2472,25 +2474,37 @@ const TOOL_IMAGES: Readonly<Record<string, string>> = lookup({
 /** `docker run`'s options that take a value (`--name=x` is one word). */
 const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation", "--volume-driver", "--blkio-weight", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-mems", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--isolation", "--kernel-memory", "--log-opt", "--oom-score-adj", "--storage-opt", "--cgroupns"]);
 
+/** `docker compose`'s own options that take a value, before its subcommand. */
+const COMPOSE_VALUES: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"]);
+
 /**
- * `docker run [options] IMAGE args` (or `docker container run`) of a tool's own image: the
- * tool's words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined for
- * any other image, or when `--entrypoint` runs something else; an option misread only
- * leaves the run read as `docker run` (a write).
+ * The command lines a container runs, from `docker run [options] IMAGE command…` (or
+ * `docker container run`, `docker exec [options] CONTAINER command…`, `docker compose run|exec
+ * SERVICE command…`): the words after the image, the container or the service, with the
+ * `--entrypoint` in front of them when one is given; for a tool's own image, also the tool's
+ * words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined when it names
+ * none (`docker run -d nginx`); an option misread only leaves the run read as a write.
  */
-function toolImageRun(args: readonly string[]): { words: string[] } | undefined {
+function containerCommand(args: readonly string[]): string[][] | undefined {
   let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
-  if (args[k] === "container") k++;
-  if (args[k] !== "run") return undefined;
-  for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) ? 2 : 1) {
-    if (/^--entrypoint(?:=|$)/.test(args[k]!)) return undefined;
+  const compose = args[k] === "compose";
+  if (compose) k = afterOptionsAt(args, k + 1, COMPOSE_VALUES);
+  else if (args[k] === "container") k++;
+  if (args[k] !== "run" && args[k] !== "exec") return undefined;
+  let entrypoint: string | undefined;
+  for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) || args[k] === "--index" ? 2 : 1) {
+    const m = /^--entrypoint(?:=(.*))?$/.exec(args[k]!);
+    if (m) entrypoint = m[1] ?? args[k + 1];
   }
   const image = args[k];
   if (image === undefined) return undefined;
+  const words = args.slice(k + 1);
+  const commands = entrypoint !== undefined ? [[entrypoint, ...words]] : words.length > 0 ? [words] : [];
   // `docker.io/migrate/migrate:v4`, `ghcr.io/amacneil/dbmate@sha256:…`: the name without its registry, tag and digest.
   const name = image.replace(/@.*$/, "").replace(/:[^/]*$/, "").replace(/^[^/]*[.:][^/]*\/|^localhost\//, "").replace(/^library\//, "");
-  const tool = TOOL_IMAGES[name];
-  return tool === undefined ? undefined : { words: [tool, ...args.slice(k + 1)] };
+  const tool = compose || entrypoint !== undefined ? undefined : TOOL_IMAGES[name];
+  if (tool !== undefined) commands.unshift([tool, ...words]);
+  return commands.length > 0 ? commands : undefined;
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */

@@ -111,3 +111,40 @@ describe("a here-string of pieces side by side is one word", () => {
     expect(commandEffects(`sftp h <<< ${"'ls'$'\\n'".repeat(20000)}'rm a'`).map((e) => e.what)).toEqual(["`sftp rm`"]);
   });
 });
+
+describe("what a container runs", () => {
+  it.each([
+    ["docker run alpine rm -rf /data", "write", true],
+    ["docker run --rm -v /srv:/srv alpine rm -rf /srv/data", "write", true],
+    ["docker run --rm alpine sh -c 'rm -rf /data'", "write", true],
+    ["docker container run -it --name x alpine rm -rf /data", "write", true],
+    ["podman run --rm alpine rm -rf /data", "write", true],
+    ["docker run --rm --entrypoint sh alpine -c 'rm -rf /data'", "write", true],
+    ["docker run --rm --entrypoint=/bin/rm alpine -rf /data", "write", true],
+    // liquibase's entrypoint runs an OS command given as its first argument.
+    ["docker run --rm liquibase/liquibase rm -rf /liquibase/changelog", "write", true],
+    ["docker exec -u root web rm -rf /data", "write", true],
+    ["docker exec db psql -c 'DROP TABLE users'", "write", true],
+    ["docker compose exec db psql -U app -c 'DELETE FROM users'", "write", true],
+    ["docker compose run --rm web sh -c 'rm -rf /app/tmp'", "write", true],
+  ] as const)("%s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    "docker run alpine ls",
+    "docker run --rm alpine sh -c 'ls /data'",
+    "docker run --rm -v /srv:/srv alpine cat /srv/rm",
+    "docker run --rm alpine echo rm -rf /x",
+    "docker run -d nginx",
+    "docker exec web ls /data",
+    "docker compose exec db psql -U app -c 'SELECT 1'",
+    "docker run --rm migrate/migrate -version",
+  ])("a write, not destructive: %s", (command) => {
+    expect(verdict(command)).toEqual(["write", false]);
+  });
+
+  it("stays linear on a chain of container runs", () => {
+    expect(new Set(commandEffects(`${"docker run alpine ".repeat(20000)}rm -rf /x`).map((e) => e.what))).toEqual(new Set(["`docker run`"]));
+  });
+});
