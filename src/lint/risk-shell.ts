@@ -1207,7 +1207,8 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
   for (const m of live.matchAll(PIPE_READER)) {
     const said = text.slice(m.index + 1, m.index + m[0].length);
     if (!said.includes("sftp")) continue;
-    const reader = sftpReader(splitCommands(said.slice(0, READER_SPAN))[0] ?? [], 0);
+    // (The stages are apart: each is split once, however long.)
+    const reader = sftpReader(splitCommands(said)[0] ?? []);
     if (reader === undefined) continue;
     const previous = last;
     last = m.index;
@@ -1363,16 +1364,28 @@ function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: numbe
 
 /**
  * The words from sftp on, when a pipe's reader is sftp (`sudo sftp h`, `sshpass -p x sftp h`)
- * or ssh running it at the far end (`ssh jump sftp b`, `ssh jump 'sftp -b - b'`), a few hops deep.
+ * or ssh running it at the far end, through every hop (`ssh jump ssh b sftp c`, `ssh jump
+ * 'sftp -b - b'`). A hop's words are read in place; a command line quoted into one word (a
+ * program word with a blank in it) is split with the words after it, once per quoting.
  */
-function sftpReader(words: readonly string[], hops: number): string[] | undefined {
-  let k = afterWrappers(words);
-  if (basename(words[k] ?? "") === "sshpass") for (k++; words[k]?.startsWith("-"); ) k += RUNS_AFTER.sshpass!.values.test(words[k]!) ? 2 : 1;
-  const program = basename(words[k] ?? "");
-  if (program === "sftp") return words.slice(k);
-  if (program !== "ssh" || hops >= MAX_DEPTH) return undefined;
-  const rest = afterOptions(words.slice(k + 1), SSH_VALUES);
-  return rest.length > 1 ? sftpReader(splitCommands(rest.slice(1).join(" "))[0] ?? [], hops + 1) : undefined;
+function sftpReader(first: readonly string[]): string[] | undefined {
+  let words = first;
+  let k = 0;
+  for (let hops = 0; hops <= MAX_HOPS; hops++) {
+    k = afterWrappers(words, k);
+    if (basename(words[k] ?? "") === "sshpass") for (k++; words[k]?.startsWith("-"); ) k += RUNS_AFTER.sshpass!.values.test(words[k]!) ? 2 : 1;
+    if (/[\s;&|()]/.test(words[k] ?? "")) {
+      words = splitCommands(words.slice(k).join(" "))[0] ?? [];
+      k = 0;
+      continue;
+    }
+    const program = basename(words[k] ?? "");
+    if (program === "sftp") return words.slice(k);
+    if (program !== "ssh") return undefined;
+    k = afterOptionsAt(words, k + 1, SSH_VALUES) + 1;
+    if (k >= words.length) return undefined;
+  }
+  return undefined;
 }
 
 /** The opening parenthesis or brace of each closing one in `live` (text as a shell runs it), by index: paired in one pass. */
@@ -1606,6 +1619,13 @@ const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+\s*|(?:cat|head|tail|sed|grep|awk|jq|
 /** `NAME=value` set by the command line to a literal (quoted or one word), for `eval "$NAME"`. */
 const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
 
+/**
+ * How many ssh hops are followed to the command at the far end (`ssh jump ssh db …`): more
+ * than a line holds in practice. Each hop is read in place, so a chain costs its length; the
+ * bound only guards the loop.
+ */
+const MAX_HOPS = 100_000;
+
 /** ssh's options that take a value. */
 const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]);
 
@@ -1623,14 +1643,29 @@ const FED_TO_SSH = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?(?:cat\s+([^\s|;&<>()]+)|(ec
  * no SQL of its own (`psql app`); undefined for a command that takes it as data (`wc -l`).
  */
 function sshStdinReader(command: string): { kind: "shell" | "code" } | { kind: "sql"; words: string[] } | undefined {
-  const words = splitCommands(command)[0] ?? [];
-  const rest = afterOptions(words.slice(words.findIndex((w) => basename(w) === "ssh") + 1), SSH_VALUES);
-  // `ssh -G host` prints its configuration, `ssh -V` its version: nothing runs.
-  if (rest.length === 0 || words.some((w) => /^-[a-zA-Z]*[GV]$/.test(w) && words.indexOf(w) < words.indexOf(rest[0]!))) return undefined;
-  if (rest.length === 1) return { kind: "shell" };
-  const commands = splitCommands(rest.slice(1).join(" "));
-  const remote = commands[commands.length - 1] ?? [];
-  const k = afterWrappers(remote);
+  let words = splitCommands(command)[0] ?? [];
+  let at = words.findIndex((w) => basename(w) === "ssh") + 1;
+  let remote: string[] = [];
+  let k = 0;
+  // Through every hop (`ssh jump ssh db bash`): the far end's ssh hands its stdin on to the next host.
+  for (let hops = 0; ; hops++) {
+    if (hops > MAX_HOPS) return undefined;
+    const host = afterOptionsAt(words, at, SSH_VALUES);
+    // `ssh -G host` prints its configuration, `ssh -V` its version: nothing runs.
+    if (host >= words.length || words.slice(at, host).some((w) => /^-[a-zA-Z]*[GV]$/.test(w))) return undefined;
+    if (host + 1 === words.length) return { kind: "shell" };
+    // `ssh jump ssh db …`: the next hop's words, read in place (a chain of them stays linear).
+    if (basename(words[host + 1]!) === "ssh") {
+      at = host + 2;
+      continue;
+    }
+    const commands = splitCommands(words.slice(host + 1).join(" "));
+    remote = commands[commands.length - 1] ?? [];
+    k = afterWrappers(remote);
+    if (basename(remote[k] ?? "") !== "ssh") break;
+    words = remote;
+    at = k + 1;
+  }
   const program = basename(remote[k] ?? "");
   const args = remote.slice(k + 1);
   // `su -`, `su - app`, `su --login`: a login shell reading stdin (unless given a command).
@@ -1892,7 +1927,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     return;
   }
   if (program === "ssh") {
-    const rest = afterOptions(args, SSH_VALUES);
+    // `ssh jump ssh db rm -rf x`: each hop's words in place (a chain of them stays linear, and is not cut at MAX_DEPTH);
+    // the production host nearest the command among them is where it runs.
+    let at = afterOptionsAt(words, i + 1, SSH_VALUES);
+    let host = PRODUCTION.test(words[at] ?? "") ? words[at] : undefined;
+    for (let hops = 0; hops < MAX_HOPS && basename(words[at + 1] ?? "") === "ssh"; hops++) {
+      at = afterOptionsAt(words, at + 2, SSH_VALUES);
+      if (PRODUCTION.test(words[at] ?? "")) host = words[at];
+    }
+    const rest = words.slice(at);
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
@@ -1900,7 +1943,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (rest.length > 1 && depth < MAX_DEPTH) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
-      if (PRODUCTION.test(rest[0]!)) for (const e of inner) e.production ??= rest[0]!;
+      if (host !== undefined) for (const e of inner) e.production ??= host;
       out.push(...inner);
     }
     return;

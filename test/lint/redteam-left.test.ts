@@ -148,3 +148,30 @@ describe("what a container runs", () => {
     expect(new Set(commandEffects(`${"docker run alpine ".repeat(20000)}rm -rf /x`).map((e) => e.what))).toEqual(new Set(["`docker run`"]));
   });
 });
+
+describe("every ssh hop", () => {
+  it.each([
+    ["echo 'rm a' | ssh h1 ssh h2 ssh h3 ssh h4 ssh h5 ssh h6 sftp b", "external", true],
+    ["printf 'rm a\\n' | ssh h1 ssh h2 ssh h3 ssh h4 ssh h5 ssh h6 ssh h7 ssh h8 sftp b", "external", true],
+    ["ssh h1 ssh h2 ssh h3 ssh h4 ssh h5 ssh h6 rm -rf /x", "write", true],
+    // The far end's ssh hands its stdin on to the next host's shell.
+    ["echo 'rm -rf /x' | ssh h1 ssh h2 bash", "write", true],
+    ["cat steps.txt | ssh h1 ssh -p 2222 h2", "write", true],
+  ] as const)("%s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+
+  it.each(["echo 'ls' | ssh h1 ssh h2 ssh h3 ssh h4 ssh h5 ssh h6 sftp b", "ssh h1 ssh h2 ssh h3 ssh h4 ssh h5 ssh h6 ls -l /srv", "echo 'ls' | ssh h1 ssh h2 bash"])("reads: %s", (command) => {
+    expect(readVerdict(command)).toEqual(["read", []]);
+  });
+
+  it("names the production host nearest the command", () => {
+    expect(commandEffects("ssh jump ssh db.prod.internal ssh h3 ssh h4 ssh h5 ssh h6 rm -rf /x").map((e) => e.production)).toEqual(["db.prod.internal"]);
+  });
+
+  it("stays linear on chains of twenty thousand hops", () => {
+    expect(commandEffects(`echo 'rm a' | ${"ssh a ".repeat(20000)}sftp b`).map((e) => e.what)).toEqual(["`sftp rm`"]);
+    expect(commandEffects(`${"ssh a ".repeat(20000)}rm -rf /x`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    expect(commandEffects(`echo 'rm -rf /x' | ${"ssh a ".repeat(20000)}bash`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+  });
+});
