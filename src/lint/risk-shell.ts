@@ -2048,7 +2048,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // container run itself, a write like any, and the run pulls the image. `docker run --rm migrate/migrate -path=/m
       // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
       // may run whatever it is given: liquibase's runs an OS command named as its first argument).
-      const run = (verb === "run" || verb === "exec") && depth < MAX_DEPTH ? containerCommand(args) : undefined;
+      // (compose's own options before its subcommand, `docker compose -f ops.yml exec …`, are containerCommand's to skip.)
+      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth < MAX_DEPTH ? containerCommand(args) : undefined;
       if (run) {
         const inner: CommandEffect[] = [];
         for (const command of run) commandEffect(command, inner, depth + 1, line);

@@ -127,6 +127,7 @@ describe("what a container runs", () => {
     ["docker exec db psql -c 'DROP TABLE users'", "write", true],
     ["docker compose exec db psql -U app -c 'DELETE FROM users'", "write", true],
     ["docker compose run --rm web sh -c 'rm -rf /app/tmp'", "write", true],
+    ["docker compose -f ops.yml exec db psql -c 'DROP TABLE users'", "write", true],
   ] as const)("%s", (command, risk, destructive) => {
     expect(verdict(command)).toEqual([risk, destructive]);
   });
@@ -139,6 +140,7 @@ describe("what a container runs", () => {
     "docker run -d nginx",
     "docker exec web ls /data",
     "docker compose exec db psql -U app -c 'SELECT 1'",
+    "docker compose -f ops.yml exec db psql -c 'SELECT 1'",
     "docker run --rm migrate/migrate -version",
   ])("a write, not destructive: %s", (command) => {
     expect(verdict(command)).toEqual(["write", false]);
