@@ -144,8 +144,8 @@ function afterWrappers(words: readonly string[], from = 0): number {
 /** Programs that run the rest of their words as a command, with its stdin: what a pipe's stage runs is after them. */
 const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "unbuffer"]);
 
-/** A call of awk's system() with a string first: the command line it runs starts with that string. */
-const AWK_SYSTEM = /\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
+/** A call of awk's system() with a string first: the command line it runs starts with that string and any side by side with it (`system("r" "m -rf x")`), which awk joins. */
+const AWK_SYSTEM = /\bsystem\s*\(\s*("(?:[^"\\]|\\.)*"(?:\s*"(?:[^"\\]|\\.)*")*)/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
 const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
 /** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
@@ -160,16 +160,17 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
 function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
-  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects(unescaped(m[1]!), depth + 1));
+  // (`system("\162m -rf x")`: awk's strings undo octal and hex escapes, as its prints do.)
+  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects([...m[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
   // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
   for (const m of program.matchAll(AWK_OUTPUT)) {
-    const file = m[1] !== undefined ? unescaped(m[1]) : m[2]!;
+    const file = m[1] !== undefined ? awkUnescaped(m[1]) : m[2]!;
     if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
   }
-  const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: unescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
+  const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: awkUnescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
   const commands = new Set(piped.map((p) => p.command));
   // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
-  const strings = [...[...program.matchAll(AWK_STRING)].map((m) => unescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
+  const strings = [...[...program.matchAll(AWK_STRING)].map((m) => awkUnescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
   let shell: string | undefined;
   for (const { command, getline } of piped) {
     const words = command.trim().split(/\s+/);
@@ -402,7 +403,7 @@ function generatedForShell(text: string, live: string, out: CommandEffect[], dep
       open = printed === undefined || printed.trim() === "" || (replaced !== undefined && (/^\s*(\S*)/.exec(printed)![1]!.includes(replaced)));
     } else if (/^[gmn]?awk$/.test(program)) {
       const prints = feeder.slice(f + 1).flatMap((a) => awkPrints(a)).filter((p) => p.to === undefined);
-      starts = [...new Set([...feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => unescaped(s[1]!))), ...prints.map((p) => p.start)])];
+      starts = [...new Set([...feeder.slice(f + 1).flatMap((a) => [...a.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!))), ...prints.map((p) => p.start)])];
       open = prints.some((p) => p.open && p.start.trim() === "");
     } else if (program === "sed") starts = sedInserted(feeder.slice(f + 1));
     if (starts !== undefined) {
@@ -483,6 +484,21 @@ function awkEscape(program: string, at: number): { text: string; last: number } 
   if (code) return { text: codedCharacter(code[0]), last: at + code[0].length - 1 };
   const c = program[at] ?? "";
   return { text: AWK_ESCAPES[c] ?? c, last: at };
+}
+
+/** The text of an awk string (between its quotes) with its escapes undone as awk undoes them (awkEscape): `"\162m"` is `rm`. */
+function awkUnescaped(text: string): string {
+  if (!text.includes("\\")) return text;
+  let out = "";
+  for (let j = 0; j < text.length; j++) {
+    if (text[j] !== "\\") out += text[j];
+    else {
+      const escape = awkEscape(text, j + 1);
+      out += escape.text;
+      j = escape.last;
+    }
+  }
+  return out;
 }
 
 /** After these marks (or at the start) a `/` opens a regular expression, not a division. */
@@ -736,8 +752,23 @@ interface Line {
   productionExpanded?: string;
   /** The variables the line expands (`$D`, `${D}`), when it names production. */
   expanded?: ReadonlySet<string>;
+  /**
+   * The line this one's text was taken from and is run with (`X=prod; eval "deploy --env \$X"`, `bash -c "…$X…"`):
+   * eval runs it in the same shell, and a double-quoted `-c` line is expanded there first, so its variables and the
+   * production they name hold in it too.
+   */
+  outer?: Line;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
+
+/** A variable's literal value where `line` runs: set on the line itself, else on the line it was taken from. */
+function lineVar(line: Line, name: string): string | undefined {
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const value = l.vars.get(name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
 /** A variable assigned on a command line and its value, as written (quoted or one word; substitutions kept). */
 const ASSIGNED_VALUE = /(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|()]+)/g;
 /** A variable expanded: `$D`, `${D}`, `${D:-x}`. */
@@ -766,6 +797,10 @@ function productionAssigned(text: string): Pick<Line, "production" | "production
   const byName = BY_NAME.test(text);
   const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
   return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), expanded };
+}
+/** A line's production fields alone. */
+function productionOf({ production, productionExpanded, expanded }: Line): Pick<Line, "production" | "productionExpanded" | "expanded"> {
+  return { ...(production !== undefined ? { production } : {}), ...(productionExpanded !== undefined ? { productionExpanded } : {}), ...(expanded !== undefined ? { expanded } : {}) };
 }
 const SOURCED = /(?:^|[;&|(\n][ \t]*)(?:source|\.)\s+(?!<\()\S/;
 /** Programs whose `-n` is a dry run (`make -n clean`, `go clean -n`; in a bundle for make and rsync only: go's `-run` is not one; `git clean -n` is git's). */
@@ -851,8 +886,8 @@ const TERMINAL_WORDS = new Set(["clear", "reset", "install", "import", "true", "
 /** A shell function's usual name: words joined by `_` or `-` (`tidy_all`, `purge-cache`). */
 const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
-/** The effects of every simple command in `text` that is not a plain read. */
-export function commandEffects(source: string, depth = 0): CommandEffect[] {
+/** The effects of every simple command in `text` that is not a plain read (`outer`: the line it was taken from, for eval and `-c`). */
+export function commandEffects(source: string, depth = 0, outer?: Line): CommandEffect[] {
   const out: CommandEffect[] = [];
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
   let live = source.includes("|") ? liveText(source.includes("<<") ? blankedBodies(source, hereInputs(source), new Set()) : source) : source;
@@ -866,7 +901,18 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
+  let wordEnd = 0;
   if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
+    // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
+    // inside one is no command.
+    if (m.index < wordEnd) continue;
+    if (m[4] !== undefined) {
+      const word = hereWord(text, m.index + m[0].indexOf("<<<") + 3);
+      if (word.pieces > 1) {
+        wordEnd = word.end;
+        continue;
+      }
+    }
     // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
     const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
@@ -886,7 +932,13 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   if (depth < MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) {
-      if (h.ansi && ansiProgram(h.words, h.body, out, depth)) continue;
+      if ((h.ansi || h.joined) && ansiProgram(h.words, h.body, out, depth, h.substituted === true)) continue;
+      // `at now <<< $'rm -rf x'`, `at now <<< 'ls'$'\n''rm x'`: the job is a command line (AT_JOB reads a quoted one of one piece).
+      if ((h.ansi || h.joined) && /^(?:at|batch)$/.test(basename(h.words[afterWrappers(h.words)] ?? ""))) {
+        if (h.substituted) out.push({ risk: "write", destructive: true, what: '`at <<< "$(…)"` (code the plan does not show)' });
+        else pushAll(out, commandEffects(h.body, depth + 1));
+        continue;
+      }
       // `<<< 'rm -rf x' sh`, `cat <<< 'rm -rf x' | sh`: a shell handed the here-string runs it (STDIN_PROGRAM reads `sh <<< '…'`).
       const reader = afterWrappers(h.words);
       if (h.apart && SHELLS.has(basename(h.words[reader] ?? ""))) commandEffect([basename(h.words[reader]!), "-c", h.body], out, depth + 1);
@@ -936,10 +988,14 @@ export function commandEffects(source: string, depth = 0): CommandEffect[] {
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth < MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  const own = text.includes("=") ? productionAssigned(text) : {};
   const line: Line = {
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
-    sourced: SOURCED.test(text),
-    ...(text.includes("=") ? productionAssigned(text) : {}),
+    sourced: SOURCED.test(text) || outer?.sourced === true,
+    // What the line it was taken from says of production, unless this text names production itself (the outer line,
+    // whose text holds this one, has counted its expansions: `export D=/srv/prod; eval "rm -rf \$D/tmp"`).
+    ...(own.production === undefined && outer !== undefined ? productionOf(outer) : own),
+    ...(outer !== undefined ? { outer } : {}),
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
@@ -983,12 +1039,93 @@ function hereInputs(text: string): HereInput[] {
     // A body never closed is not blanked (`blankedBodies`): its lines stay read as commands.
     found.push({ words: oneClient(stdinReader(text, m.index, m.index + m[0].length).words), body: lines.join("\n"), string: false, ...(closed ? { span: [lineEnd + 1, Math.min(at, text.length)] as [number, number] } : {}), rest });
   }
+  let wordEnd = 0;
   for (const m of text.matchAll(HERE_STRING)) {
-    const reader = stdinReader(text, m.index, m.index + m[0].length);
-    const body = m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!));
-    found.push({ words: oneClient(reader.words), body, string: true, ...(m[3] !== undefined ? { ansi: true } : {}), ...(reader.apart ? { apart: true } : {}) });
+    // A `<<<` inside a here-string read whole is its text.
+    if (m.index < wordEnd) continue;
+    // `<<< 'ls'$'\n''rm -rf x'`: pieces side by side are one word, read whole (a word of one piece as the pattern reads it).
+    const word = hereWord(text, m.index + 3);
+    const joined = word.pieces > 1;
+    if (joined) wordEnd = word.end;
+    const end = joined ? word.end : m.index + m[0].length;
+    const reader = stdinReader(text, m.index, end);
+    const body = joined ? word.text : (m[1] ?? (m[2] !== undefined ? unescaped(m[2]) : m[3] !== undefined ? ansiC(m[3]) : unescaped(m[4]!)));
+    found.push({
+      words: oneClient(reader.words),
+      body,
+      string: true,
+      ...(joined ? { joined: true, ...(word.substituted ? { substituted: true } : {}) } : m[3] !== undefined ? { ansi: true } : {}),
+      ...(reader.apart ? { apart: true } : {}),
+    });
   }
   return found;
+}
+
+/** A here-string's word (`hereWord`): its text, where it ends, how many pieces it is made of, and whether a substitution's output is part of it. */
+interface HereWord {
+  text: string;
+  end: number;
+  pieces: number;
+  substituted: boolean;
+}
+
+/**
+ * The word after a here-string's `<<<` (`at`: just after it), as a shell reads one word:
+ * quoted pieces and unquoted ones side by side, joined (`'ls'$'\n''rm x'` is `ls`, a newline,
+ * `rm x`): `'…'` as written, `$'…'` with its escapes undone, `"…"` and `$"…"` with
+ * theirs, unquoted text with its backslashes. It ends at a blank, an operator or a quote
+ * never closed; a `$(…)` or backquote in it, or in a double-quoted piece, is output the plan
+ * does not show. One pass over the word.
+ */
+function hereWord(text: string, at: number): HereWord {
+  let i = at;
+  while (text[i] === " " || text[i] === "\t") i++;
+  let out = "";
+  let pieces = 0;
+  let plain = false;
+  let substituted = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) break;
+      out += text.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === "$" && text[i + 1] === "'") {
+      let j = i + 2;
+      while (j < text.length && text[j] !== "'") j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) break;
+      out += ansiC(text.slice(i + 2, j));
+      i = j + 1;
+    } else if (c === '"' || (c === "$" && text[i + 1] === '"')) {
+      const quoted = doubleQuoted(text, c === '"' ? i : i + 1);
+      if (quoted.end >= text.length) break;
+      out += quoted.text;
+      substituted ||= SUBSTITUTION.test(quoted.text);
+      i = quoted.end + 1;
+    } else if ((c === "$" && text[i + 1] === "(") || c === "`") {
+      // What the plan does not show ends what can be read of the word.
+      substituted = true;
+      pieces++;
+      break;
+    } else if (/[\s;&|()<>]/.test(c)) break;
+    else {
+      // Unquoted text: a backslash keeps the character after it (and joins a continued line).
+      if (!plain) pieces++;
+      plain = true;
+      if (c === "\\") {
+        if (text[i + 1] !== "\n") out += text[i + 1] ?? "";
+        i += 2;
+      } else {
+        out += c;
+        i++;
+      }
+      continue;
+    }
+    pieces++;
+    plain = false;
+  }
+  return { text: out, end: Math.min(i, text.length), pieces, substituted };
 }
 
 /** The host of an ssh command's words (`ssh -p 22 ops@db.prod`), if they are one. */
@@ -1011,6 +1148,10 @@ interface HereInput {
   string: boolean;
   /** A `$'…'` here-string. */
   ansi?: boolean;
+  /** A here-string of pieces side by side (`'ls'$'\n''rm x'`), read whole; STDIN_PROGRAM does not read it. */
+  joined?: boolean;
+  /** Such a here-string with a substitution's output in it (`'ls; '"$(cat f)"`). */
+  substituted?: boolean;
   /** A here-string its reader does not stand right before (`<<< 'rm x' sh`, `cat <<< 'rm x' | sh`): STDIN_PROGRAM does not see it. */
   apart?: boolean;
   /** Where a closed here-document's body lies in the text (its lines and the delimiter's). */
@@ -1066,7 +1207,8 @@ function sftpFed(text: string, live: string, out: CommandEffect[], depth: number
   for (const m of live.matchAll(PIPE_READER)) {
     const said = text.slice(m.index + 1, m.index + m[0].length);
     if (!said.includes("sftp")) continue;
-    const reader = sftpReader(splitCommands(said.slice(0, READER_SPAN))[0] ?? [], 0);
+    // (The stages are apart: each is split once, however long.)
+    const reader = sftpReader(splitCommands(said)[0] ?? []);
     if (reader === undefined) continue;
     const previous = last;
     last = m.index;
@@ -1222,16 +1364,28 @@ function sftpFeeder(words: readonly string[], out: CommandEffect[], depth: numbe
 
 /**
  * The words from sftp on, when a pipe's reader is sftp (`sudo sftp h`, `sshpass -p x sftp h`)
- * or ssh running it at the far end (`ssh jump sftp b`, `ssh jump 'sftp -b - b'`), a few hops deep.
+ * or ssh running it at the far end, through every hop (`ssh jump ssh b sftp c`, `ssh jump
+ * 'sftp -b - b'`). A hop's words are read in place; a command line quoted into one word (a
+ * program word with a blank in it) is split with the words after it, once per quoting.
  */
-function sftpReader(words: readonly string[], hops: number): string[] | undefined {
-  let k = afterWrappers(words);
-  if (basename(words[k] ?? "") === "sshpass") for (k++; words[k]?.startsWith("-"); ) k += RUNS_AFTER.sshpass!.values.test(words[k]!) ? 2 : 1;
-  const program = basename(words[k] ?? "");
-  if (program === "sftp") return words.slice(k);
-  if (program !== "ssh" || hops >= MAX_DEPTH) return undefined;
-  const rest = afterOptions(words.slice(k + 1), SSH_VALUES);
-  return rest.length > 1 ? sftpReader(splitCommands(rest.slice(1).join(" "))[0] ?? [], hops + 1) : undefined;
+function sftpReader(first: readonly string[]): string[] | undefined {
+  let words = first;
+  let k = 0;
+  for (let hops = 0; hops <= MAX_HOPS; hops++) {
+    k = afterWrappers(words, k);
+    if (basename(words[k] ?? "") === "sshpass") for (k++; words[k]?.startsWith("-"); ) k += RUNS_AFTER.sshpass!.values.test(words[k]!) ? 2 : 1;
+    if (/[\s;&|()]/.test(words[k] ?? "")) {
+      words = splitCommands(words.slice(k).join(" "))[0] ?? [];
+      k = 0;
+      continue;
+    }
+    const program = basename(words[k] ?? "");
+    if (program === "sftp") return words.slice(k);
+    if (program !== "ssh") return undefined;
+    k = afterOptionsAt(words, k + 1, SSH_VALUES) + 1;
+    if (k >= words.length) return undefined;
+  }
+  return undefined;
 }
 
 /** The opening parenthesis or brace of each closing one in `live` (text as a shell runs it), by index: paired in one pass. */
@@ -1368,16 +1522,21 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
 }
 
 /**
- * A `$'…'` here-string given to a shell or an interpreter with no script (`sh <<< $'rm -rf
- * x'`, `python3 - <<< $'…'`; STDIN_PROGRAM reads the quoted forms): read as its program.
- * Whether it was one.
+ * A `$'…'` here-string, or one of several pieces, given to a shell or an interpreter with no
+ * script (`sh <<< $'rm -rf x'`, `sh -s <<< 'ls'$'\n''rm x'`, `python3 - <<< $'…'`;
+ * STDIN_PROGRAM reads the quoted forms of one piece): read as its program, or, when a
+ * substitution's output is part of it, code the plan does not show. Whether it was one.
  */
-function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number): boolean {
+function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number, substituted = false): boolean {
   const k = afterWrappers(words);
   const name = basename(words[k] ?? "");
   if (!SHELLS.has(name) && !INTERPRETER.test(name)) return false;
-  if (words.slice(k + 1).some((a) => !a.startsWith("-"))) return true;
-  commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
+  const args = words.slice(k + 1);
+  // A script named reads no program from stdin; a shell's `-s` (its arguments after it) or an interpreter's `-` does.
+  const at = args.findIndex((a) => !a.startsWith("-"));
+  if (at >= 0 && !(SHELLS.has(name) ? args.slice(0, at).includes("-s") : args.includes("-"))) return true;
+  if (substituted) out.push({ risk: "write", destructive: true, what: `\`${name} <<< "$(…)"\` (code the plan does not show)` });
+  else commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
   return true;
 }
 
@@ -1401,8 +1560,8 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 /** Interpreters that run the code they read on stdin. */
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
-/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on) or a shell (`ansiProgram`): a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh"].join("|"));
+/** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on), a shell (`ansiProgram`) or at and batch: a cheap test before a line is split. */
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
@@ -1440,17 +1599,18 @@ export function firstProgram(text: string): string | undefined {
  * (`bash -c "$(cat cmd.txt)"`), code the plan does not show. A variable the command line
  * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
  */
-function programText(runner: string, text: string, out: CommandEffect[], depth: number, { vars }: Line): void {
+function programText(runner: string, text: string, out: CommandEffect[], depth: number, line: Line): void {
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
-  const known = variable ? vars.get(variable[1]!) : undefined;
-  if (known !== undefined) return void out.push(...commandEffects(known, depth + 1));
+  const known = variable ? lineVar(line, variable[1]!) : undefined;
+  if (known !== undefined) return void out.push(...commandEffects(known, depth + 1, line));
   // A placeholder (`xargs -I{} sh -c "{}"`, `-I% ... "%"`) is the input's lines.
   if (variable || /^[^\w\s$"'`]{1,3}$/.test(text.trim()) || FILE_CONTENT.test(text)) {
     const shown = text.trim().replace(/\s+/g, " ");
     out.push({ risk: "write", destructive: true, what: `\`${runner} ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
     return;
   }
-  out.push(...commandEffects(text, depth + 1));
+  // Read with the line's variables (`RM=rm; eval "\$RM -rf x"`) and the production they name.
+  out.push(...commandEffects(text, depth + 1, line));
 }
 
 /** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
@@ -1458,6 +1618,13 @@ const FILE_CONTENT = /^\s*\$\(\s*(?:<\s*\S+\s*|(?:cat|head|tail|sed|grep|awk|jq|
 
 /** `NAME=value` set by the command line to a literal (quoted or one word), for `eval "$NAME"`. */
 const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))(?=\s*(?:$|[;&|\n)]))/g;
+
+/**
+ * How many ssh hops are followed to the command at the far end (`ssh jump ssh db …`): more
+ * than a line holds in practice. Each hop is read in place, so a chain costs its length; the
+ * bound only guards the loop.
+ */
+const MAX_HOPS = 100_000;
 
 /** ssh's options that take a value. */
 const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]);
@@ -1476,14 +1643,29 @@ const FED_TO_SSH = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?(?:cat\s+([^\s|;&<>()]+)|(ec
  * no SQL of its own (`psql app`); undefined for a command that takes it as data (`wc -l`).
  */
 function sshStdinReader(command: string): { kind: "shell" | "code" } | { kind: "sql"; words: string[] } | undefined {
-  const words = splitCommands(command)[0] ?? [];
-  const rest = afterOptions(words.slice(words.findIndex((w) => basename(w) === "ssh") + 1), SSH_VALUES);
-  // `ssh -G host` prints its configuration, `ssh -V` its version: nothing runs.
-  if (rest.length === 0 || words.some((w) => /^-[a-zA-Z]*[GV]$/.test(w) && words.indexOf(w) < words.indexOf(rest[0]!))) return undefined;
-  if (rest.length === 1) return { kind: "shell" };
-  const commands = splitCommands(rest.slice(1).join(" "));
-  const remote = commands[commands.length - 1] ?? [];
-  const k = afterWrappers(remote);
+  let words = splitCommands(command)[0] ?? [];
+  let at = words.findIndex((w) => basename(w) === "ssh") + 1;
+  let remote: string[] = [];
+  let k = 0;
+  // Through every hop (`ssh jump ssh db bash`): the far end's ssh hands its stdin on to the next host.
+  for (let hops = 0; ; hops++) {
+    if (hops > MAX_HOPS) return undefined;
+    const host = afterOptionsAt(words, at, SSH_VALUES);
+    // `ssh -G host` prints its configuration, `ssh -V` its version: nothing runs.
+    if (host >= words.length || words.slice(at, host).some((w) => /^-[a-zA-Z]*[GV]$/.test(w))) return undefined;
+    if (host + 1 === words.length) return { kind: "shell" };
+    // `ssh jump ssh db …`: the next hop's words, read in place (a chain of them stays linear).
+    if (basename(words[host + 1]!) === "ssh") {
+      at = host + 2;
+      continue;
+    }
+    const commands = splitCommands(words.slice(host + 1).join(" "));
+    remote = commands[commands.length - 1] ?? [];
+    k = afterWrappers(remote);
+    if (basename(remote[k] ?? "") !== "ssh") break;
+    words = remote;
+    at = k + 1;
+  }
   const program = basename(remote[k] ?? "");
   const args = remote.slice(k + 1);
   // `su -`, `su - app`, `su --login`: a login shell reading stdin (unless given a command).
@@ -1704,7 +1886,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
   if (held && depth < MAX_DEPTH) {
-    const value = line.vars.get(held[1]!);
+    const value = lineVar(line, held[1]!);
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
   }
@@ -1745,7 +1927,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     return;
   }
   if (program === "ssh") {
-    const rest = afterOptions(args, SSH_VALUES);
+    // `ssh jump ssh db rm -rf x`: each hop's words in place (a chain of them stays linear, and is not cut at MAX_DEPTH);
+    // the production host nearest the command among them is where it runs.
+    let at = afterOptionsAt(words, i + 1, SSH_VALUES);
+    let host = PRODUCTION.test(words[at] ?? "") ? words[at] : undefined;
+    for (let hops = 0; hops < MAX_HOPS && basename(words[at + 1] ?? "") === "ssh"; hops++) {
+      at = afterOptionsAt(words, at + 2, SSH_VALUES);
+      if (PRODUCTION.test(words[at] ?? "")) host = words[at];
+    }
+    const rest = words.slice(at);
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
@@ -1753,7 +1943,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (rest.length > 1 && depth < MAX_DEPTH) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
-      if (PRODUCTION.test(rest[0]!)) for (const e of inner) e.production ??= rest[0]!;
+      if (host !== undefined) for (const e of inner) e.production ??= host;
       out.push(...inner);
     }
     return;
@@ -1853,13 +2043,16 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
       if (!verb || DOCKER_READ.has(verb)) return;
       if (verb === "push") return push(X, `${program} push`);
-      // `docker run --rm migrate/migrate -path=/m -database "$DB" down`: the image of a tool runs that tool, read as it is,
-      // beside the container run itself, a write like any: an image's entrypoint may run whatever it is given
-      // (liquibase's runs an OS command named as its first argument), and the run pulls the image.
-      const tool = verb === "run" && depth < MAX_DEPTH ? toolImageRun(args) : undefined;
-      if (tool) {
+      // `docker run alpine rm -rf /data`, `docker exec db psql -c '…'`, `docker compose run web sh -c '…'`: what the
+      // container runs is read as it is (destroying there destroys a mounted volume, the container's data), beside the
+      // container run itself, a write like any, and the run pulls the image. `docker run --rm migrate/migrate -path=/m
+      // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
+      // may run whatever it is given: liquibase's runs an OS command named as its first argument).
+      // (compose's own options before its subcommand, `docker compose -f ops.yml exec …`, are containerCommand's to skip.)
+      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth < MAX_DEPTH ? containerCommand(args) : undefined;
+      if (run) {
         const inner: CommandEffect[] = [];
-        commandEffect(tool.words, inner, depth + 1, line);
+        for (const command of run) commandEffect(command, inner, depth + 1, line);
         if (production !== undefined) for (const e of inner) e.production ??= production;
         pushAll(out, inner);
       }
@@ -2325,25 +2518,37 @@ const TOOL_IMAGES: Readonly<Record<string, string>> = lookup({
 /** `docker run`'s options that take a value (`--name=x` is one word). */
 const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation", "--volume-driver", "--blkio-weight", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-mems", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--isolation", "--kernel-memory", "--log-opt", "--oom-score-adj", "--storage-opt", "--cgroupns"]);
 
+/** `docker compose`'s own options that take a value, before its subcommand. */
+const COMPOSE_VALUES: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"]);
+
 /**
- * `docker run [options] IMAGE args` (or `docker container run`) of a tool's own image: the
- * tool's words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined for
- * any other image, or when `--entrypoint` runs something else; an option misread only
- * leaves the run read as `docker run` (a write).
+ * The command lines a container runs, from `docker run [options] IMAGE command…` (or
+ * `docker container run`, `docker exec [options] CONTAINER command…`, `docker compose run|exec
+ * SERVICE command…`): the words after the image, the container or the service, with the
+ * `--entrypoint` in front of them when one is given; for a tool's own image, also the tool's
+ * words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined when it names
+ * none (`docker run -d nginx`); an option misread only leaves the run read as a write.
  */
-function toolImageRun(args: readonly string[]): { words: string[] } | undefined {
+function containerCommand(args: readonly string[]): string[][] | undefined {
   let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
-  if (args[k] === "container") k++;
-  if (args[k] !== "run") return undefined;
-  for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) ? 2 : 1) {
-    if (/^--entrypoint(?:=|$)/.test(args[k]!)) return undefined;
+  const compose = args[k] === "compose";
+  if (compose) k = afterOptionsAt(args, k + 1, COMPOSE_VALUES);
+  else if (args[k] === "container") k++;
+  if (args[k] !== "run" && args[k] !== "exec") return undefined;
+  let entrypoint: string | undefined;
+  for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) || args[k] === "--index" ? 2 : 1) {
+    const m = /^--entrypoint(?:=(.*))?$/.exec(args[k]!);
+    if (m) entrypoint = m[1] ?? args[k + 1];
   }
   const image = args[k];
   if (image === undefined) return undefined;
+  const words = args.slice(k + 1);
+  const commands = entrypoint !== undefined ? [[entrypoint, ...words]] : words.length > 0 ? [words] : [];
   // `docker.io/migrate/migrate:v4`, `ghcr.io/amacneil/dbmate@sha256:…`: the name without its registry, tag and digest.
   const name = image.replace(/@.*$/, "").replace(/:[^/]*$/, "").replace(/^[^/]*[.:][^/]*\/|^localhost\//, "").replace(/^library\//, "");
-  const tool = TOOL_IMAGES[name];
-  return tool === undefined ? undefined : { words: [tool, ...args.slice(k + 1)] };
+  const tool = compose || entrypoint !== undefined ? undefined : TOOL_IMAGES[name];
+  if (tool !== undefined) commands.unshift([tool, ...words]);
+  return commands.length > 0 ? commands : undefined;
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */
