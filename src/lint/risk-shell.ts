@@ -739,6 +739,13 @@ const NO_PIPES: ReadonlySet<number> = new Set();
 const MAX_DEPTH = 5;
 
 /**
+ * A command line handed on past MAX_DEPTH (`sh -c` in `sh -c` six times, ssh hops quoted into
+ * one word, eval of eval): not read, so code the plan does not show, as `sh -c "$(…)"` is.
+ * Every reader hands on at `depth <= MAX_DEPTH`; the level after that is this finding.
+ */
+const NESTED_TOO_DEEP: CommandEffect = { risk: "write", destructive: true, what: `a command line nested more than ${MAX_DEPTH + 1} levels deep (code the plan does not show)` };
+
+/**
  * What a command line sets up for the commands in it: the variables it sets to literals,
  * and whether it sources a file (`source ops.sh && tidy_all`: the functions it then calls
  * are code the plan does not show, read by their names as scripts are).
@@ -888,6 +895,7 @@ const FUNCTION_NAME = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i;
 
 /** The effects of every simple command in `text` that is not a plain read (`outer`: the line it was taken from, for eval and `-c`). */
 export function commandEffects(source: string, depth = 0, outer?: Line): CommandEffect[] {
+  if (depth > MAX_DEPTH) return source.trim() === "" ? [] : [{ ...NESTED_TOO_DEEP }];
   const out: CommandEffect[] = [];
   // What a shell runs of the line: not quoted text, comments, nor a body its reader does not run as commands.
   let live = source.includes("|") ? liveText(source.includes("<<") ? blankedBodies(source, hereInputs(source), new Set()) : source) : source;
@@ -897,12 +905,12 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   const hidden = hiddenCode(text, live);
   let fed: ReadonlySet<number> = NO_PIPES;
   if (hidden) out.push(hidden);
-  else if (depth < MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
+  else if (depth <= MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
   let wordEnd = 0;
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
     // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
     // inside one is no command.
     if (m.index < wordEnd) continue;
@@ -929,7 +937,7 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   // interpreter reads on stdin, read as if given with `-c`. (A shell's here-document needs nothing more: its lines are
   // lines of the text, read below as commands.)
   let shell = text;
-  if (depth < MAX_DEPTH && text.includes("<<")) {
+  if (depth <= MAX_DEPTH && text.includes("<<")) {
     const inputs = hereInputs(text);
     for (const h of inputs) {
       if ((h.ansi || h.joined) && ansiProgram(h.words, h.body, out, depth, h.substituted === true)) continue;
@@ -970,9 +978,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
     }
     else out.push({ risk: "write", destructive: false, what: `\`| ${name}\`` });
   }
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(CATTED_TO_SHELL)) if (!SYNTAX_ONLY.test(m[0].slice(m[0].lastIndexOf(m[2]!) + m[2]!.length))) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(CATTED_TO_SHELL)) if (!SYNTAX_ONLY.test(m[0].slice(m[0].lastIndexOf(m[2]!) + m[2]!.length))) shellStdin(`cat ${m[1]!} | ${m[2]!}`, m[1]!, out, depth);
   // `cat fix.sh | ssh host bash`, `echo 'rm -rf x' | ssh host`: what the far end reads on stdin; `echo 'rm old.csv' | sftp host`: sftp's own commands.
-  if (depth < MAX_DEPTH && (text.includes("ssh") || text.includes("sftp")) && text.includes("|")) for (const m of text.replace(/\\\n/g, "  ").matchAll(FED_TO_SSH)) {
+  if (depth <= MAX_DEPTH && (text.includes("ssh") || text.includes("sftp")) && text.includes("|")) for (const m of text.replace(/\\\n/g, "  ").matchAll(FED_TO_SSH)) {
     const [, file, echo, , quoted, command] = m;
     const said = quoted === undefined ? undefined : echo === "printf" || /^echo\s+-\w*e/.test(m[0].trim().replace(/^[;&|(\n\s]*(?:sudo\s+)?/, "")) ? quoted.replace(/\\n/g, "\n") : quoted;
     const words = splitCommands(command!)[0] ?? [];
@@ -980,14 +988,14 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
     if (words.some((w) => basename(w) === "sftp")) continue;
     sshStdin(command!, said !== undefined ? { text: said } : { file: file! }, out, depth);
   }
-  if (depth < MAX_DEPTH && text.includes("sftp") && text.includes("|")) sftpFed(text.replace(/\\\n/g, "  "), live.replace(/\\\n/g, "  "), out, depth);
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[1]!.trim(), depth + 1));
+  if (depth <= MAX_DEPTH && text.includes("sftp") && text.includes("|")) sftpFed(text.replace(/\\\n/g, "  "), live.replace(/\\\n/g, "  "), out, depth);
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(BARE_ECHO_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[1]!.trim(), depth + 1));
   for (const m of text.matchAll(BARE_FILE_PROGRAM)) {
     const shown = `${m[1]!.replace(/\s+/g, " ")} $(${m[2]!.trim()})`;
     out.push({ risk: "write", destructive: true, what: `\`${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}\` (code the plan does not show)` });
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const own = text.includes("=") ? productionAssigned(text) : {};
   const line: Line = {
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
@@ -1421,7 +1429,7 @@ function sftpCommands(text: string, out: CommandEffect[], depth: number): void {
   for (const raw of text.split("\n")) {
     const l = raw.trim().replace(/^[-@]+/, "");
     if (l.startsWith("!")) {
-      if (depth < MAX_DEPTH && l.length > 1) out.push(...commandEffects(l.slice(1), depth + 1));
+      if (depth <= MAX_DEPTH && l.length > 1) out.push(...commandEffects(l.slice(1), depth + 1));
       continue;
     }
     const verb = (/^\S+/.exec(l)?.[0] ?? "").toLowerCase();
@@ -1742,6 +1750,10 @@ function shellStdin(shown: string, file: string, out: CommandEffect[], depth: nu
 }
 
 function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
+  if (depth > MAX_DEPTH) {
+    if (words.length > 0) out.push({ ...NESTED_TOO_DEEP });
+    return;
+  }
   let i = 0;
   // Wrappers and variable assignments in front of the program.
   for (;;) {
@@ -1751,7 +1763,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (WRAPPERS.has(basename(w))) {
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
-      if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth < MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
+      if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth <= MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
       i++;
       while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
       if (words[i] === "--") i++;
@@ -1786,8 +1798,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (basename(w) === "screen" && words.indexOf("-X", i + 1) > i) {
       const k = words.indexOf("-X", i + 1);
       const typed = words[k + 2];
-      if (depth < MAX_DEPTH && words[k + 1] === "stuff" && typed !== undefined) out.push(...commandEffects(typed.replace(/\\[nr]|\^M/g, "\n"), depth + 1));
-      else if (depth < MAX_DEPTH && (words[k + 1] === "exec" || words[k + 1] === "screen") && typed !== undefined) commandEffect(words.slice(k + 2), out, depth + 1, line);
+      if (depth <= MAX_DEPTH && words[k + 1] === "stuff" && typed !== undefined) out.push(...commandEffects(typed.replace(/\\[nr]|\^M/g, "\n"), depth + 1));
+      else if (depth <= MAX_DEPTH && (words[k + 1] === "exec" || words[k + 1] === "screen") && typed !== undefined) commandEffect(words.slice(k + 2), out, depth + 1, line);
       return;
     }
     // `tmux -L ops new -d "cmd"`, `tmux -S /tmp/s new-session …`: the server's options come before the subcommand; `tmux -c "cmd"` runs one.
@@ -1795,7 +1807,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       let k = i + 1;
       while (words[k]?.startsWith("-")) {
         if (words[k] === "-c" && words[k + 1] !== undefined) {
-          if (depth < MAX_DEPTH) out.push(...commandEffects(words[k + 1]!, depth + 1));
+          if (depth <= MAX_DEPTH) out.push(...commandEffects(words[k + 1]!, depth + 1));
           return;
         }
         k += /^-[SLfT]$/.test(words[k]!) ? 2 : 1;
@@ -1813,7 +1825,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const c = spec.command ? rest.findIndex((a) => /^-[a-z]*c$|^--command(?:=|$)/.test(a)) : -1;
       if (c >= 0) {
         const text = rest[c]!.startsWith("--command=") ? rest[c]!.slice(10) : rest[c + 1];
-        if (text !== undefined && depth < MAX_DEPTH) programText(`${basename(w)} -c`, text, out, depth, line);
+        if (text !== undefined && depth <= MAX_DEPTH) programText(`${basename(w)} -c`, text, out, depth, line);
         return;
       }
       i += 1 + (spec.sub ?? 0);
@@ -1821,7 +1833,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (words[i] === "--") i++;
       i += spec.operands;
       // `tmux new -d "rm -rf x"`: the command is one shell line.
-      if (spec.line && words[i] !== undefined && depth < MAX_DEPTH) {
+      if (spec.line && words[i] !== undefined && depth <= MAX_DEPTH) {
         out.push(...commandEffects(words.slice(i).join(" "), depth + 1));
         return;
       }
@@ -1840,7 +1852,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (basename(w) === "uv" && words[i + 1] === "pip") i++;
     // `yarn workspace web …`: yarn's own commands in that workspace (`add`, `run`, `dlx`) read as `yarn …`; any other
     // word is its script of that name or, with none, the binary (`yarn workspace web rimraf dist`), read as the binary first.
-    else if (basename(w) === "yarn" && words[i + 1] === "workspace" && words[i + 3] !== undefined && depth < MAX_DEPTH) {
+    else if (basename(w) === "yarn" && words[i + 1] === "workspace" && words[i + 3] !== undefined && depth <= MAX_DEPTH) {
       // `run` of a script keeps the workspace in what is shown (`yarn workspace web run clean`); of a binary, it is the binary.
       const script = words[i + 3] === "run" && !RUN_BY_MANAGER.has(words[afterOptionsAt(words, i + 4, NO_VALUES)] ?? "");
       if (script) break;
@@ -1867,7 +1879,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const dashes = words.slice(i + 2, i + 14).indexOf("--");
       i = dashes >= 0 ? i + 2 + dashes + 1 : afterOptionsAt(words, i + 2, VALUE_FLAGS.lerna!);
       if (words[i] !== undefined && words[i + 1] === undefined && /\s/.test(words[i]!.trim())) {
-        if (depth < MAX_DEPTH) out.push(...commandEffects(words[i]!, depth + 1));
+        if (depth <= MAX_DEPTH) out.push(...commandEffects(words[i]!, depth + 1));
         return;
       }
     }
@@ -1885,7 +1897,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
-  if (held && depth < MAX_DEPTH) {
+  if (held && depth <= MAX_DEPTH) {
     const value = lineVar(line, held[1]!);
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
@@ -1895,19 +1907,19 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   const args = words.slice(i + 1);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
   if (program === "alias") {
-    if (depth < MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
+    if (depth <= MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
     return;
   }
   // `eval "rm -rf /data"` runs its words as a command line.
   if (program === "eval") {
-    if (args.length > 0 && depth < MAX_DEPTH) programText("eval", args.join(" "), out, depth, line);
+    if (args.length > 0 && depth <= MAX_DEPTH) programText("eval", args.join(" "), out, depth, line);
     return;
   }
   if (SHELLS.has(program)) {
     const c = args.findIndex((a) => /^-[a-z]*c$/.test(a));
     // `bash -n f`: a syntax check runs nothing.
     const at = args.findIndex((a) => !/^[-+][a-zA-Z]+$/.test(a) && a !== "--");
-    if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth >= MAX_DEPTH) return;
+    if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth > MAX_DEPTH) return;
     const first = at < 0 ? undefined : args[at];
     if (c >= 0 && args[c + 1] !== undefined) programText(`${program} -c`, args[c + 1]!, out, depth, line);
     // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
@@ -1939,8 +1951,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
-    if (stdin !== undefined && depth < MAX_DEPTH) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
-    if (rest.length > 1 && depth < MAX_DEPTH) {
+    if (stdin !== undefined && depth <= MAX_DEPTH) return shellStdin(`ssh < ${stdin}`, stdin, out, depth);
+    if (rest.length > 1 && depth <= MAX_DEPTH) {
       const inner = commandEffects(rest.slice(1).join(" "), depth + 1);
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
       if (host !== undefined) for (const e of inner) e.production ??= host;
@@ -1975,7 +1987,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
   }
   // `python3 -c "import shutil; shutil.rmtree(...)"`, `node -e ...`: the code, read by its calls.
-  const inline = depth < MAX_DEPTH ? inlineCode(program, args) : undefined;
+  const inline = depth <= MAX_DEPTH ? inlineCode(program, args) : undefined;
   if (inline) {
     // The commands the code runs are reported as themselves (`kubectl delete`), its own calls under the interpreter's name.
     const effects = codeEffects(
@@ -2049,7 +2061,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
       // may run whatever it is given: liquibase's runs an OS command named as its first argument).
       // (compose's own options before its subcommand, `docker compose -f ops.yml exec …`, are containerCommand's to skip.)
-      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth < MAX_DEPTH ? containerCommand(args) : undefined;
+      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth <= MAX_DEPTH ? containerCommand(args) : undefined;
       if (run) {
         const inner: CommandEffect[] = [];
         for (const command of run) commandEffect(command, inner, depth + 1, line);
@@ -2117,7 +2129,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         const end = args.findIndex((a, j) => j > k && (a === ";" || a === "+"));
         const inner = args.slice(k + 1, end < 0 ? args.length : end).map((a) => (a === "{}" ? "FILE" : a));
         if (/^(?:rm|shred|unlink)$/.test(basename(inner[0] ?? ""))) return push(D, "find -delete");
-        if (inner.length > 0 && depth < MAX_DEPTH) commandEffect(inner, out, depth + 1, line);
+        if (inner.length > 0 && depth <= MAX_DEPTH) commandEffect(inner, out, depth + 1, line);
       }
       return;
     }
@@ -2142,7 +2154,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       };
       if (/^(?:shell|command|raw)$/.test(module)) {
         const line = json !== undefined ? argOf("cmd") ?? argOf("_raw_params") ?? argOf("argv") : moduleArgs;
-        if (line && depth < MAX_DEPTH) out.push(...commandEffects(line, depth + 1));
+        if (line && depth <= MAX_DEPTH) out.push(...commandEffects(line, depth + 1));
         return;
       }
       // `-m uri -a "url=… method=DELETE"`: a call with a method that changes something; `-m script -a ./cleanup.sh`: the script, read by its name.
@@ -2153,7 +2165,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       }
       if (module === "script") {
         const script = moduleArgs.trim().split(/\s+/)[0];
-        if (script && depth < MAX_DEPTH) commandEffect([script], out, depth + 1);
+        if (script && depth <= MAX_DEPTH) commandEffect([script], out, depth + 1);
         return;
       }
       if (argOf("state") === "absent" || (module === "synchronize" && /^(?:yes|true)$/i.test(argOf("delete") ?? String(json?.delete ?? "")))) return push(D, `ansible -m ${module} ${module === "synchronize" ? "delete=yes" : "state=absent"}`);
@@ -2164,7 +2176,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "batch": {
       // `at -f job.sh now`: the job file, read by its name as a script is.
       const k = args.indexOf("-f");
-      if (k >= 0 && args[k + 1] !== undefined && depth < MAX_DEPTH) shellStdin(`at -f ${args[k + 1]}`, args[k + 1]!, out, depth);
+      if (k >= 0 && args[k + 1] !== undefined && depth <= MAX_DEPTH) shellStdin(`at -f ${args[k + 1]}`, args[k + 1]!, out, depth);
       return;
     }
     case "ccache":
@@ -2186,7 +2198,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "nawk":
       if (args.some((a, k) => (a === "-i" && args[k + 1] === "inplace") || a === "-iinplace" || a === "--inplace")) return push(W, `${program} -i inplace`);
       // `awk 'BEGIN { system("rm -rf x") }'`, `system("rm " $1)`: the command line a program's system() runs, from its first string.
-      if (depth < MAX_DEPTH) {
+      if (depth <= MAX_DEPTH) {
         // `-v cmd='rm -rf x'`, `-vcmd=…`, `--assign=…`: values the program may run.
         const isAssign = (k: number): boolean => args[k - 1] === "-v" || args[k - 1] === "--assign" || /^(?:-v|--assign=)./.test(args[k]!);
         const assigned = args.filter((_, k) => isAssign(k)).map((a) => a.slice(a.indexOf("=") + 1));
@@ -2354,7 +2366,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `ip netns exec ns cmd`, `ip vrf exec blue cmd`: the command, in another namespace or VRF.
       if (verb === "exec" && (object === "netns" || object === "vrf")) {
         const k = args.indexOf(written);
-        if (depth < MAX_DEPTH && args[k + 2] !== undefined) commandEffect(args.slice(k + 2), out, depth + 1, line);
+        if (depth <= MAX_DEPTH && args[k + 2] !== undefined) commandEffect(args.slice(k + 2), out, depth + 1, line);
         return;
       }
       if (written && /^(?:set|add|del|delete|change|chg|replace|flush|append|prepend|restore|attach|up|down)$/.test(verb)) return push(W, `ip ${words3.slice(0, at + 1).join(" ")}`);
@@ -2589,9 +2601,9 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
     if (kind !== undefined) push(kind, `${program} ${/^source$/i.test(m[1]!) ? "SOURCE" : m[1]} ${m[2]}`);
   }
   // (sqlite takes any prefix of `.shell` and `.system`: `.sh`, `.sys`.)
-  if (depth < MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:sh(?:e(?:ll?)?)?|sy(?:s(?:t(?:em?)?)?)?)(?=\s))\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
+  if (depth <= MAX_DEPTH) for (const m of text.matchAll(/(?:^|\n)\s*(?:\\!|\.(?:sh(?:e(?:ll?)?)?|sy(?:s(?:t(?:em?)?)?)?)(?=\s))\s*([^\n]*)/g)) out.push(...commandEffects(m[1]!, depth + 1));
   // mysql's `system` starts a statement (a line, or after a `;`) and runs the rest of its line.
-  if (depth < MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|[\n;])\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
+  if (depth <= MAX_DEPTH && /^(?:mysql|mariadb)$/.test(program)) for (const m of text.matchAll(/(?:^|[\n;])\s*system\s+([^\n]*)/gi)) out.push(...commandEffects(m[1]!.replace(/;\s*$/, ""), depth + 1));
   if (/^sqlite3?$/.test(program)) {
     for (const m of text.matchAll(/(?:^|\n)\s*\.([a-z]{3,})\b/g)) {
       const command = SQLITE_DOT.find(([name]) => name.startsWith(m[1]!));
@@ -2614,7 +2626,7 @@ function clientCommands(program: string, text: string, out: CommandEffect[], dep
   for (const m of text.matchAll(/(?:^|\n|\\)\s*(?:o|out|\.output|\.once)\s+(?!\/dev\/(?:null|stdout|stderr))(['"]?)(\S[^\n]*?)\1\s*;?\s*(?=\n|$)/g)) {
     const target = m[2]!;
     if (target.startsWith("|")) {
-      if (depth < MAX_DEPTH) out.push(...commandEffects(target.slice(1), depth + 1));
+      if (depth <= MAX_DEPTH) out.push(...commandEffects(target.slice(1), depth + 1));
     } else if (!/^(?:stdout|stderr|-[a-z])/.test(target)) out.push({ risk: "write", destructive: false, what: `\`${program} \\o ${target.split(/\s/)[0]}\`` });
   }
 }

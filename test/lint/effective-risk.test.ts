@@ -1341,7 +1341,8 @@ describe("red team of 50ae1e5: what ssh, sftp, awk, sed and the workspace runner
     expect(commandEffects(`yarn workspaces foreach${" workspaces foreach".repeat(15700)} run clean`).map((e) => e.what)).toEqual(["`yarn run clean`"]);
     expect(commandEffects(`lerna exec${" lerna exec".repeat(27000)} rm x`).map((e) => e.what)).toEqual(["`rm`"]);
     expect(commandEffects(`yarn workspaces foreach${" -A workspaces foreach".repeat(20000)} run clean`).map((e) => e.what)).toEqual(["`yarn run clean`"]);
-    expect(commandEffects(`tmux ${"-L x tmux ".repeat(20000)}new -d "rm -rf /x"`).map((e) => e.what)).toEqual(["`rm -rf`"]);
+    // (Each `tmux` hands the rest on a level deeper: past the depth read, code the plan does not show.)
+    expect(commandEffects(`tmux ${"-L x tmux ".repeat(20000)}new -d "rm -rf /x"`).map((e) => [e.risk, e.destructive, e.what])).toEqual([["write", true, expect.stringMatching(/nested more than 6 levels/)]]);
   });
 });
 

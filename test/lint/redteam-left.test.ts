@@ -147,7 +147,8 @@ describe("what a container runs", () => {
   });
 
   it("stays linear on a chain of container runs", () => {
-    expect(new Set(commandEffects(`${"docker run alpine ".repeat(20000)}rm -rf /x`).map((e) => e.what))).toEqual(new Set(["`docker run`"]));
+    // What the twenty-thousandth container runs is past the depth read: code the plan does not show.
+    expect(new Set(commandEffects(`${"docker run alpine ".repeat(20000)}rm -rf /x`).map((e) => e.what))).toEqual(new Set(["`docker run`", "a command line nested more than 6 levels deep (code the plan does not show)"]));
   });
 });
 
