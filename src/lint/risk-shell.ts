@@ -145,7 +145,7 @@ function afterWrappers(words: readonly string[], from = 0): number {
 const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "unbuffer"]);
 
 /** A call of awk's system() with a string first: the command line it runs starts with that string and any side by side with it (`system("r" "m -rf x")`), which awk joins. */
-const AWK_SYSTEM = /\bsystem\s*\(\s*("(?:[^"\\]|\\.)*"(?:\s*"(?:[^"\\]|\\.)*")*)/g;
+const AWK_SYSTEM = /\bsystem\s*\(\s*(?:sprintf\s*\(\s*)?("(?:[^"\\]|\\.)*"(?:(?:\s|\\\n)*"(?:[^"\\]|\\.)*")*)/g;
 /** `print … | "sort -u"`, `"date" | getline`: a quoted command line awk runs (the pipe's end, getline's command). */
 const AWK_PIPED = /(?<!\|)\|&?(?!\|)\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b/g;
 /** A command line awk builds: system() of a variable, `cmd | getline`, `print … | cmd` (a print's words looked at within 300 characters: linear). */
@@ -168,6 +168,8 @@ function awkCommands(name: string, program: string, assigned: readonly string[],
     if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
   }
   const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: awkUnescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
+  const built = AWK_BUILT.exec(program);
+  if (piped.length === 0 && !built) return;
   const commands = new Set(piped.map((p) => p.command));
   // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
   const strings = [...[...program.matchAll(AWK_STRING)].map((m) => awkUnescaped(m[1]!)).filter((t) => !commands.has(t)), ...assigned];
@@ -182,7 +184,6 @@ function awkCommands(name: string, program: string, assigned: readonly string[],
     else if (!getline && (SQL_CLIENTS.has(program) || STDIN_CLIENTS.has(program))) stdinInput(words.slice(reader), strings.join(";\n"), false, out, depth);
     else out.push(...commandEffects(command, depth + 1));
   }
-  const built = AWK_BUILT.exec(program);
   if (shell === undefined && !built) return;
   // A shell at the end of a pipe, or a command line built in a variable: the strings start the commands, and so does what
   // each print to that shell starts its line with (`print "r" "m " $1 | "sh"`); with none, or a line that starts with a
@@ -907,9 +908,13 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (hidden) out.push(hidden);
   else if (depth <= MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
+  // `echo 'rm -rf /x' | docker exec -i db sh`: the shell the container runs reads it.
+  if (depth <= MAX_DEPTH && text.includes("|") && /docker|podman|nerdctl/.test(text)) for (const m of text.matchAll(ECHOED_TO_CONTAINER)) ansiProgram(splitCommands(m[3]!)[0] ?? [], m[2]!, out, depth);
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
   // given on stdin is the program, read as if it were written with `-c` / `-e`.
   let wordEnd = 0;
+  // Where the here-strings read here are (their `<<<`): hereInputs reads the others given to a shell.
+  const stdinRead = new Set<number>();
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(STDIN_PROGRAM)) {
     // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
     // inside one is no command.
@@ -920,6 +925,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
         wordEnd = word.end;
         continue;
       }
+      stdinRead.add(m.index + m[0].indexOf("<<<"));
+      // `sh -n <<< '…'`: a syntax check runs nothing.
+      if (SHELLS.has(basename(m[4])) && SYNTAX_ONLY.test(m[0].slice(m[0].indexOf(m[4]) + m[4].length, m[0].indexOf("<<<")))) continue;
     }
     // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
     const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
@@ -941,6 +949,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
     const inputs = hereInputs(text);
     for (const h of inputs) {
       if ((h.ansi || h.joined) && ansiProgram(h.words, h.body, out, depth, h.substituted === true)) continue;
+      // `sudo sh <<< 'rm -rf x'`, `{ sh <<< '…'; }`, `sh /dev/stdin <<< '…'`, `docker exec -i db sh <<< '…'`: a quoted one
+      // STDIN_PROGRAM does not read (it reads a shell standing first), given to a shell all the same.
+      if (h.at !== undefined && !h.ansi && !h.joined && !h.apart && !stdinRead.has(h.at) && ansiProgram(h.words, h.body, out, depth, h.substituted === true)) continue;
       // `at now <<< $'rm -rf x'`, `at now <<< 'ls'$'\n''rm x'`: the job is a command line (AT_JOB reads a quoted one of one piece).
       if ((h.ansi || h.joined) && /^(?:at|batch)$/.test(basename(h.words[afterWrappers(h.words)] ?? ""))) {
         if (h.substituted) out.push({ risk: "write", destructive: true, what: '`at <<< "$(…)"` (code the plan does not show)' });
@@ -1062,6 +1073,8 @@ function hereInputs(text: string): HereInput[] {
       words: oneClient(reader.words),
       body,
       string: true,
+      at: m.index,
+      ...(!joined && m[2] !== undefined && SUBSTITUTION.test(m[2]) ? { substituted: true } : {}),
       ...(joined ? { joined: true, ...(word.substituted ? { substituted: true } : {}) } : m[3] !== undefined ? { ansi: true } : {}),
       ...(reader.apart ? { apart: true } : {}),
     });
@@ -1154,11 +1167,13 @@ interface HereInput {
   body: string;
   /** A here-string (`<<<`), not a here-document. */
   string: boolean;
+  /** A here-string's `<<<`, where it is in the text. */
+  at?: number;
   /** A `$'…'` here-string. */
   ansi?: boolean;
   /** A here-string of pieces side by side (`'ls'$'\n''rm x'`), read whole; STDIN_PROGRAM does not read it. */
   joined?: boolean;
-  /** Such a here-string with a substitution's output in it (`'ls; '"$(cat f)"`). */
+  /** Such a here-string, or a double-quoted one, with a substitution's output in it (`'ls; '"$(cat f)"`). */
   substituted?: boolean;
   /** A here-string its reader does not stand right before (`<<< 'rm x' sh`, `cat <<< 'rm x' | sh`): STDIN_PROGRAM does not see it. */
   apart?: boolean;
@@ -1185,6 +1200,9 @@ function blankedBodies(text: string, inputs: readonly HereInput[], read: Readonl
   }
   return at === 0 ? text : out + text.slice(at);
 }
+
+/** `echo '…' | docker exec -i db sh`: the text echoed to a container's command (ansiProgram reads it when that is a shell). */
+const ECHOED_TO_CONTAINER = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*((?:sudo\s+)?(?:[^\s/|;&()<>]*\/)*(?:docker|podman|nerdctl)[ \t][^|;&\n]*)/g;
 
 /** The text of a `$'…'` string (bash's ANSI-C quoting): `\\n`, `\\t`, `\\xHH`, `\\NNN` and the shell's other escapes undone. */
 function ansiC(text: string): string {
@@ -1536,15 +1554,24 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
  * substitution's output is part of it, code the plan does not show. Whether it was one.
  */
 function ansiProgram(words: readonly string[], body: string, out: CommandEffect[], depth: number, substituted = false): boolean {
-  const k = afterWrappers(words);
+  // (`{ sh <<< '…'; }`, `then sh <<< '…'`: the keyword opens the command.)
+  let k = 0;
+  while (KEYWORDS.has(words[k] ?? "")) k++;
+  k = afterWrappers(words, k);
   const name = basename(words[k] ?? "");
-  if (!SHELLS.has(name) && !INTERPRETER.test(name)) return false;
-  const args = words.slice(k + 1);
-  // A script named reads no program from stdin; a shell's `-s` (its arguments after it) or an interpreter's `-` does.
+  // `docker exec -i db sh <<< '…'`: the shell the container runs reads it.
+  if (/^(?:docker|podman|nerdctl)$/.test(name)) return (containerCommand(words.slice(k + 1)) ?? []).some((c) => ansiProgram(c, body, out, depth, substituted));
+  // `source /dev/stdin <<< '…'`: the shell itself runs it.
+  const sourced = (name === "source" || name === ".") && STDIN_FILE.test(words[k + 1] ?? "");
+  if (!SHELLS.has(name) && !INTERPRETER.test(name) && !sourced) return false;
+  const args = sourced ? [] : words.slice(k + 1);
+  // A script named reads no program from stdin; a shell's `-s` (its arguments after it) or an interpreter's `-` does, and so does `/dev/stdin`.
   const at = args.findIndex((a) => !a.startsWith("-"));
-  if (at >= 0 && !(SHELLS.has(name) ? args.slice(0, at).includes("-s") : args.includes("-"))) return true;
+  // (`sudo sh -n <<< '…'`: a syntax check runs nothing.)
+  if (SHELLS.has(name) && args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$|^--noexec$/.test(a))) return true;
+  if (at >= 0 && !STDIN_FILE.test(args[at]!) && !(SHELLS.has(name) ? args.slice(0, at).includes("-s") : args.includes("-"))) return true;
   if (substituted) out.push({ risk: "write", destructive: true, what: `\`${name} <<< "$(…)"\` (code the plan does not show)` });
-  else commandEffect([name, SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
+  else commandEffect([sourced ? "sh" : name, sourced || SHELLS.has(name) || /^python/.test(name) ? "-c" : name === "php" ? "-r" : "-e", body], out, depth + 1);
   return true;
 }
 
@@ -1569,7 +1596,7 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
 /** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on), a shell (`ansiProgram`) or at and batch: a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at"].join("|"));
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at", "stdin"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
@@ -1635,7 +1662,9 @@ const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 const MAX_HOPS = 100_000;
 
 /** ssh's options that take a value. */
-const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S"]);
+const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S", "-B", "-e", "-I", "-P", "-w"]);
+/** autossh's: ssh's and its monitoring port. */
+const AUTOSSH_VALUES: ReadonlySet<string> = new Set([...SSH_VALUES, "-M"]);
 
 /**
  * What cat or echo hands to ssh (or sftp): `cat steps.txt | ssh host`, `cat fix.sh 2>/dev/null |
@@ -1905,6 +1934,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `npx rimraf@5`, `npx @scope/tool@latest`: the package's version is not its name.
   const program = basename(words[i]!).replace(/(.)@[^/@]*$/, "$1");
   const args = words.slice(i + 1);
+  // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
+  if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
   if (program === "alias") {
     if (depth <= MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
@@ -1921,7 +1952,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     const at = args.findIndex((a) => !/^[-+][a-zA-Z]+$/.test(a) && a !== "--");
     if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth > MAX_DEPTH) return;
     const first = at < 0 ? undefined : args[at];
-    if (c >= 0 && args[c + 1] !== undefined) programText(`${program} -c`, args[c + 1]!, out, depth, line);
+    // (`bash -c -l '…'`: options after -c come before its command line.)
+    const text = c < 0 ? undefined : args.slice(c + 1).find((a) => !/^[-+][a-zA-Z]+$/.test(a));
+    if (text !== undefined) programText(`${program} -c`, text, out, depth, line);
     // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
     else if (first === "<" && args[at + 1] !== undefined) shellStdin(`${program} < ${args[at + 1]}`, args[at + 1]!, out, depth);
     else if (first !== undefined && /^0?<[^<]/.test(first)) shellStdin(`${program} < ${first.replace(/^0?</, "")}`, first.replace(/^0?</, ""), out, depth);
@@ -1938,16 +1971,19 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     out.push({ risk: "external", destructive: false, what: `\`${program}\` (serves files to the network)` });
     return;
   }
-  if (program === "ssh") {
+  if (program === "ssh" || program === "autossh") {
     // `ssh jump ssh db rm -rf x`: each hop's words in place (a chain of them stays linear, and is not cut at MAX_DEPTH);
-    // the production host nearest the command among them is where it runs.
-    let at = afterOptionsAt(words, i + 1, SSH_VALUES);
+    // the production host nearest the command among them is where it runs. ssh reads options after the host too
+    // (`ssh host -t sudo …`, `ssh host -- rm …`): the command starts after them.
+    let at = afterOptionsAt(words, i + 1, program === "autossh" ? AUTOSSH_VALUES : SSH_VALUES);
+    let next = afterOptionsAt(words, at + 1, SSH_VALUES);
     let host = PRODUCTION.test(words[at] ?? "") ? words[at] : undefined;
-    for (let hops = 0; hops < MAX_HOPS && basename(words[at + 1] ?? "") === "ssh"; hops++) {
-      at = afterOptionsAt(words, at + 2, SSH_VALUES);
+    for (let hops = 0; hops < MAX_HOPS && basename(words[next] ?? "") === "ssh"; hops++) {
+      at = afterOptionsAt(words, next + 1, SSH_VALUES);
+      next = afterOptionsAt(words, at + 1, SSH_VALUES);
       if (PRODUCTION.test(words[at] ?? "")) host = words[at];
     }
-    const rest = words.slice(at);
+    const rest = [words[at] ?? "", ...words.slice(next)];
     // `ssh host < steps.txt`: the remote shell's commands come from a file.
     const stdin = rest[1] === "<" ? rest[2] : /^0?<[^<]/.test(rest[1] ?? "") ? rest[1]!.replace(/^0?</, "") : undefined;
     if (stdin !== undefined && /^\/dev\//.test(stdin)) return;
@@ -2202,7 +2238,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         // `-v cmd='rm -rf x'`, `-vcmd=…`, `--assign=…`: values the program may run.
         const isAssign = (k: number): boolean => args[k - 1] === "-v" || args[k - 1] === "--assign" || /^(?:-v|--assign=)./.test(args[k]!);
         const assigned = args.filter((_, k) => isAssign(k)).map((a) => a.slice(a.indexOf("=") + 1));
-        args.forEach((a, k) => void (isAssign(k) || awkCommands(program, a, assigned, out, depth)));
+        // (Options are no program: with thousands of `-v` words, each read with every value would take the square of the line.)
+        args.forEach((a, k) => void (isAssign(k) || /^-/.test(a) || awkCommands(program, a, assigned, out, depth)));
       }
       return;
     case "zip": {
@@ -2528,7 +2565,7 @@ const TOOL_IMAGES: Readonly<Record<string, string>> = lookup({
 });
 
 /** `docker run`'s options that take a value (`--name=x` is one word). */
-const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation", "--volume-driver", "--blkio-weight", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-mems", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--isolation", "--kernel-memory", "--log-opt", "--oom-score-adj", "--storage-opt", "--cgroupns"]);
+const DOCKER_RUN_VALUES: ReadonlySet<string> = new Set(["--volume", "--env", "--env-file", "--network", "--net", "--network-alias", "--workdir", "--user", "--name", "--publish", "--mount", "--platform", "--label", "--label-file", "--add-host", "--dns", "--dns-search", "--dns-option", "--hostname", "--domainname", "--cpus", "--cpu-shares", "--cpuset-cpus", "--memory", "--memory-swap", "--memory-reservation", "--link", "--pull", "--restart", "--log-driver", "--log-opt", "--volumes-from", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--tmpfs", "--gpus", "--ipc", "--pid", "--uts", "--userns", "--runtime", "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--cgroup-parent", "--expose", "--group-add", "--ip", "--ip6", "--mac-address", "--sysctl", "--attach", "--health-cmd", "--pids-limit", "--annotation", "--volume-driver", "--blkio-weight", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpuset-mems", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--isolation", "--kernel-memory", "--log-opt", "--oom-score-adj", "--storage-opt", "--cgroupns", "--detach-keys"]);
 
 /** `docker compose`'s own options that take a value, before its subcommand. */
 const COMPOSE_VALUES: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"]);

@@ -1,0 +1,130 @@
+/**
+ * Red-team rows of 7 December against the readings merged at 664f5d3 and 185be03 (joined
+ * here-strings, awk's system(), eval and `sh -c` with the line, what a container runs, every
+ * ssh hop, the depth read). Each row failed at aa80640 (37 of them): an escape read as a
+ * read or as a write that destroys nothing, a shell's syntax check of a here-string read as
+ * the destructive write it only checks, an awk line read in time that grew with the square
+ * of its length. The hard negatives (`: as before`, the other reads, and `sudo bash -n`,
+ * which read nothing at aa80640 either) held then and must stay as they are.
+ */
+import { describe, expect, it } from "vitest";
+import { commandEffects } from "../../src/lint/risk-shell.js";
+import { runCommand } from "./step-risk.js";
+
+const verdict = (command: string) => {
+  const r = runCommand(command);
+  return [r.risk, r.destructive];
+};
+
+describe("a here-string to a shell behind a wrapper, a keyword or an option", () => {
+  it.each([
+    "sudo sh <<< 'rm -rf /x'",
+    "env sh <<< 'rm -rf /x'",
+    "nice sh <<< 'rm -rf /x'",
+    "timeout 5 sh <<< 'rm -rf /x'",
+    "sudo -u root bash -s <<< 'rm -rf /x'",
+    "{ sh <<< 'rm -rf /x'; }",
+    "if true; then sh <<< 'rm -rf /x'; fi",
+    "bash --norc <<< 'rm -rf /x'",
+    "sh /dev/stdin <<< 'rm -rf /x'",
+    "source /dev/stdin <<< 'rm -rf /x'",
+    ". /dev/stdin <<< 'rm -rf /x'",
+    "docker exec -i db sh <<< 'rm -rf /x'",
+    "echo 'rm -rf /x' | docker exec -i db sh",
+    "echo 'rm -rf /x' | sudo docker compose exec -T web bash",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["sudo cat <<< 'rm -rf /x'", "read", false],
+    ["sudo grep -c rm <<< 'rm -rf /x'", "read", false],
+    ["sudo sh ./check.sh <<< 'rm -rf /x'", "read", false],
+    ["sudo sh <<< 'ls /x'", "read", false],
+    ["docker exec -i db sh <<< 'ls /x'", "write", false],
+    ["echo 'rm -rf /x' | docker exec -i db grep -c rm", "write", false],
+    ["echo 'rm -rf /x' | docker exec -i db sh ./check.sh", "write", false],
+  ] as const)("%s: as before", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
+describe("a shell's syntax check of a here-string (a false alarm at aa80640)", () => {
+  it.each(["sh -n <<< 'rm -rf /x'", "bash -n <<< \"rm -rf /x\"", "sudo bash -n <<< 'rm -rf /x'"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+  it("sh <<< 'rm -rf /x' is still a destructive write", () => {
+    expect(verdict("sh <<< 'rm -rf /x'")).toEqual(["write", true]);
+  });
+});
+
+describe("awk's system() given a sprintf, or strings joined across a continued line", () => {
+  it.each([
+    "awk 'BEGIN { system(sprintf(\"rm -rf %s\", \"/x\")) }'",
+    "awk 'BEGIN { system(\"r\" \\\n \"m -rf /x\") }'",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it("reads a sprintf of a read", () => {
+    expect(verdict("awk 'BEGIN { system(sprintf(\"ls %s\", \"/x\")) }'")).toEqual(["read", false]);
+  });
+});
+
+describe("a shell's -c with its options after it", () => {
+  it("bash -c -l 'rm -rf /x': a destructive write", () => {
+    expect(verdict("bash -c -l 'rm -rf /x'")).toEqual(["write", true]);
+  });
+  it("bash -c -l 'ls /x': a read", () => {
+    expect(verdict("bash -c -l 'ls /x'")).toEqual(["read", false]);
+  });
+});
+
+describe("compose's own program, and docker's options that take a value", () => {
+  it.each([
+    "docker-compose run web rm -rf /x",
+    "docker-compose exec web rm -rf /x",
+    "docker-compose -f ops.yml exec -T web rm -rf /x",
+    "docker-compose down -v",
+    "podman-compose exec web rm -rf /x",
+    "docker run --detach-keys ctrl-x alpine rm -rf /x",
+    "docker exec --detach-keys ctrl-x db rm -rf /x",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each(["docker-compose ps", "docker-compose logs web", "podman-compose ps"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
+describe("ssh's options after the host, and those that take a value", () => {
+  it.each([
+    "ssh host -- rm -rf /x",
+    "ssh -p 2222 host -- rm -rf /x",
+    "ssh host -t rm -rf /x",
+    "ssh jump -t ssh db rm -rf /x",
+    "ssh -B eth0 host rm -rf /x",
+    "ssh -P tag host rm -rf /x",
+    "ssh -w 0:1 host rm -rf /x",
+    "ssh -e none host rm -rf /x",
+    "ssh -I pkcs11.so host rm -rf /x",
+    "autossh -M 0 host rm -rf /x",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each(["ssh host -- ls /x", "ssh host -t top -b -n1", "ssh -B eth0 host uptime", "autossh -M 0 -N -L 5432:db:5432 bastion"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
+describe("time", () => {
+  // At aa80640 each `-v` word read every value again: 80k characters took 1.8 s, 160k four times that.
+  it("awk with 20,000 -v assignments is read in linear time", () => {
+    const command = "awk " + "-v a=b ".repeat(20_000) + "'BEGIN { system(a) }'";
+    const t0 = performance.now();
+    commandEffects(command);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
