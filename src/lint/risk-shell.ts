@@ -2042,9 +2042,19 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       return push(D, flags ? `rm ${flags}` : "rm");
     }
     case "kubectl":
-    case "oc":
+    case "oc": {
       if (!s0 || KUBE_READ.has(s0) || (s0 === "rollout" && /^(?:status|history)$/.test(sub[1] ?? ""))) return;
+      // `kubectl exec web-0 -- rm -rf /data`, `kubectl run x --image=alpine -- …`, `kubectl debug … -- …`: what the pod
+      // runs after `--` is read as it is, beside the exec (external: the cluster's), as a container's command is.
+      const dash = /^(?:exec|run|debug)$/.test(s0) ? args.indexOf("--") : -1;
+      if (dash >= 0 && args[dash + 1] !== undefined && depth <= MAX_DEPTH) {
+        const inner: CommandEffect[] = [];
+        commandEffect(args.slice(dash + 1), inner, depth + 1, line);
+        if (production !== undefined) for (const e of inner) e.production ??= production;
+        pushAll(out, inner);
+      }
       return push(KUBE_DESTRUCTIVE.has(s0) ? XD : X, `${program} ${s0}`);
+    }
     case "helm":
       if (!s0 || HELM_READ.has(s0)) return;
       return push(HELM_DESTRUCTIVE.has(s0) ? XD : X, `helm ${s0}`);

@@ -119,6 +119,33 @@ describe("ssh's options after the host, and those that take a value", () => {
   });
 });
 
+describe("what a pod runs (kubectl and oc exec, run, debug after `--`)", () => {
+  // Left by the red team as a question; at 4e747db each was read as `kubectl exec`, external and not destructive.
+  const effect = (command: string) => {
+    const r = runCommand(command);
+    return [r.risk, r.destructive];
+  };
+  it.each([
+    "kubectl exec web-0 -- rm -rf /data",
+    "kubectl exec -n shop -it web-0 -c app -- rm -rf /data",
+    "kubectl exec web-0 -- sh -c 'rm -rf /data'",
+    "oc exec web-0 -- rm -rf /data",
+    "kubectl run wipe --image=alpine --restart=Never -- rm -rf /data",
+    "kubectl debug -it web-0 --image=busybox -- rm -rf /data",
+    "kubectl exec db-0 -- psql -c 'DROP TABLE users'",
+  ])("%s: external and destructive", (command) => {
+    expect(effect(command)).toEqual(["external", true]);
+  });
+
+  it.each(["kubectl exec web-0 -- ls /data", "kubectl exec web-0 -- cat /etc/os-release", "kubectl exec -it web-0 -- sh"])("%s: external, destroys nothing", (command) => {
+    expect(effect(command)).toEqual(["external", false]);
+  });
+
+  it("names the production context for what the pod runs", () => {
+    expect(commandEffects("kubectl --context prod-eu-1 exec web-0 -- rm -rf /data").some((e) => e.destructive && e.production === "prod-eu-1")).toBe(true);
+  });
+});
+
 describe("time", () => {
   // At aa80640 each `-v` word read every value again: 80k characters took 1.8 s, 160k four times that.
   it("awk with 20,000 -v assignments is read in linear time", () => {
