@@ -2052,6 +2052,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         commandEffect(args.slice(dash + 1), inner, depth + 1, line);
         if (production !== undefined) for (const e of inner) e.production ??= production;
         pushAll(out, inner);
+        // An exec runs the command in a pod that is there, and nothing else: its effect is the command's (`ssh host …`).
+        if (s0 === "exec") return;
       }
       return push(KUBE_DESTRUCTIVE.has(s0) ? XD : X, `${program} ${s0}`);
     }
@@ -2097,8 +2099,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "docker":
     case "podman":
     case "nerdctl": {
-      // `docker container rm`, `docker image push`, `docker compose down`: the verb is the second word.
-      const verb = /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0) ? sub[1] ?? "" : s0;
+      // `docker container rm`, `docker image push`, `docker compose down`: the verb is the second word (compose's after
+      // its own options: `docker compose -f ops.yml exec`).
+      const composeAt = s0 === "compose" ? args.indexOf("compose") : -1;
+      const verb =
+        composeAt >= 0
+          ? (args[afterOptionsAt(args, composeAt + 1, COMPOSE_VALUES)] ?? "")
+          : /^(?:container|image|volume|network|system|builder|compose|buildx|node|service|stack|secret|config|plugin)$/.test(s0)
+            ? (sub[1] ?? "")
+            : s0;
       if (!verb || DOCKER_READ.has(verb)) return;
       if (verb === "push") return push(X, `${program} push`);
       // `docker run alpine rm -rf /data`, `docker exec db psql -c '…'`, `docker compose run web sh -c '…'`: what the
@@ -2113,6 +2122,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         for (const command of run) commandEffect(command, inner, depth + 1, line);
         if (production !== undefined) for (const e of inner) e.production ??= production;
         pushAll(out, inner);
+        // `docker exec db psql -c 'SELECT 1'`, `docker compose exec db ls`: a container that is there runs the command
+        // and nothing else (no image pulled, no container made, no entrypoint in front): its effect is the command's.
+        if (verb === "exec") return;
       }
       return push(DOCKER_DESTRUCTIVE.has(verb) ? D : W, `${program} ${verb === s0 ? s0 : `${s0} ${verb}`}`);
     }

@@ -41,9 +41,10 @@ describe("a here-string to a shell behind a wrapper, a keyword or an option", ()
     ["sudo grep -c rm <<< 'rm -rf /x'", "read", false],
     ["sudo sh ./check.sh <<< 'rm -rf /x'", "read", false],
     ["sudo sh <<< 'ls /x'", "read", false],
-    ["docker exec -i db sh <<< 'ls /x'", "write", false],
-    ["echo 'rm -rf /x' | docker exec -i db grep -c rm", "write", false],
-    ["echo 'rm -rf /x' | docker exec -i db sh ./check.sh", "write", false],
+    // (Reads since a command run in a container that is there is its own effect: see below.)
+    ["docker exec -i db sh <<< 'ls /x'", "read", false],
+    ["echo 'rm -rf /x' | docker exec -i db grep -c rm", "read", false],
+    ["echo 'rm -rf /x' | docker exec -i db sh ./check.sh", "read", false],
   ] as const)("%s: as before", (command, risk, destructive) => {
     expect(verdict(command)).toEqual([risk, destructive]);
   });
@@ -125,24 +126,61 @@ describe("what a pod runs (kubectl and oc exec, run, debug after `--`)", () => {
     const r = runCommand(command);
     return [r.risk, r.destructive];
   };
+  // An exec runs the command in a pod that is there, and nothing else: its effect is the command's, as `ssh host …` is.
   it.each([
     "kubectl exec web-0 -- rm -rf /data",
     "kubectl exec -n shop -it web-0 -c app -- rm -rf /data",
     "kubectl exec web-0 -- sh -c 'rm -rf /data'",
     "oc exec web-0 -- rm -rf /data",
-    "kubectl run wipe --image=alpine --restart=Never -- rm -rf /data",
-    "kubectl debug -it web-0 --image=busybox -- rm -rf /data",
     "kubectl exec db-0 -- psql -c 'DROP TABLE users'",
-  ])("%s: external and destructive", (command) => {
-    expect(effect(command)).toEqual(["external", true]);
+  ])("%s: a destructive write", (command) => {
+    expect(effect(command)).toEqual(["write", true]);
   });
 
-  it.each(["kubectl exec web-0 -- ls /data", "kubectl exec web-0 -- cat /etc/os-release", "kubectl exec -it web-0 -- sh"])("%s: external, destroys nothing", (command) => {
-    expect(effect(command)).toEqual(["external", false]);
-  });
+  // A run or a debug session makes a pod (or a container in one) as well: external, and destructive by its command.
+  it.each(["kubectl run wipe --image=alpine --restart=Never -- rm -rf /data", "kubectl debug -it web-0 --image=busybox -- rm -rf /data"])(
+    "%s: external and destructive",
+    (command) => {
+      expect(effect(command)).toEqual(["external", true]);
+    },
+  );
 
   it("names the production context for what the pod runs", () => {
     expect(commandEffects("kubectl --context prod-eu-1 exec web-0 -- rm -rf /data").some((e) => e.destructive && e.production === "prod-eu-1")).toBe(true);
+  });
+});
+
+describe("a command run in a container or pod that is there is its own effect (false alarms of the red team, at 29403d4 writes or external)", () => {
+  it.each([
+    "docker exec db ls /var",
+    "docker exec db cat /etc/hosts",
+    "docker exec db psql -c 'SELECT 1'",
+    "docker exec -it db psql -c 'SELECT 1'",
+    "docker exec -e PGPASSWORD=x db psql -c 'SELECT 1'",
+    "docker compose exec db psql -c 'SELECT 1'",
+    "docker compose -f a.yml exec db ls",
+    "podman exec db ls /var",
+    "ssh host docker exec db ls",
+    "kubectl exec web-0 -- ls /data",
+    "kubectl exec web-0 -- cat /etc/os-release",
+    "oc exec web-0 -- ls",
+  ])("%s: a read", (command) => {
+    expect(runCommand(command).risk).toBe("read");
+  });
+
+  it.each([
+    // A new container (and its image, and its entrypoint in front of the command) stays a write.
+    ["docker run --rm alpine cat /etc/os-release", "write", false],
+    ["docker compose run --rm web ls", "write", false],
+    ["kubectl run t --image=alpine --restart=Never -- ls", "external", false],
+    // An exec with no command to read, and one whose command writes.
+    ["docker exec db", "write", false],
+    ["docker exec db touch /tmp/x", "write", false],
+    ["docker exec db rm -rf /var/lib/data", "write", true],
+    ["kubectl exec -it web-0 -- sh", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    const r = runCommand(command);
+    expect([r.risk, r.destructive]).toEqual([risk, destructive]);
   });
 });
 

@@ -138,12 +138,14 @@ describe("what a container runs", () => {
     "docker run --rm -v /srv:/srv alpine cat /srv/rm",
     "docker run --rm alpine echo rm -rf /x",
     "docker run -d nginx",
-    "docker exec web ls /data",
-    "docker compose exec db psql -U app -c 'SELECT 1'",
-    "docker compose -f ops.yml exec db psql -c 'SELECT 1'",
     "docker run --rm migrate/migrate -version",
   ])("a write, not destructive: %s", (command) => {
     expect(verdict(command)).toEqual(["write", false]);
+  });
+
+  // A container that is there runs the command and nothing else: its effect is the command's (redteam-dec7.test.ts).
+  it.each(["docker exec web ls /data", "docker compose exec db psql -U app -c 'SELECT 1'", "docker compose -f ops.yml exec db psql -c 'SELECT 1'"])("a read: %s", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
   });
 
   it("stays linear on a chain of container runs", () => {
