@@ -6,8 +6,9 @@
  * key, anchors, aliases, tags, several documents, a collection used as a key — returns undefined, and
  * the caller takes the careful path (`yaml-source.ts`), which also words the errors.
  */
-import { COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
+import type { Event } from "js-yaml";
 import { LineIndex } from "../diagnostic.js";
+import { loadJsYaml } from "./lazy.js";
 import type { DocPath, SourceDoc } from "./source.js";
 
 interface Pos {
@@ -57,6 +58,7 @@ function resolvePlain(s: string): unknown {
 }
 
 function build(text: string, events: Event[]): { value: unknown; pos: Pos } {
+  const { COLLECTION_STYLE, EVENT_ID, getScalarValue, SCALAR_STYLE } = loadJsYaml();
   const stack: Frame[] = [];
   let root: { value: unknown; pos: Pos } | undefined;
   let docs = 0;
@@ -162,7 +164,7 @@ function rangeIn(root: Pos, path: DocPath, part: "key" | "value"): [number, numb
 export function parseYamlFast(file: string, text: string): SourceDoc | undefined {
   let built: { value: unknown; pos: Pos };
   try {
-    built = build(text, parseEvents(text, { filename: file }));
+    built = build(text, loadJsYaml().parseEvents(text, { filename: file }));
   } catch {
     return undefined;
   }
