@@ -3,8 +3,7 @@
  * thousands of plans, so one hand-written scanner over char codes builds the plain value and,
  * beside it, a flat tape of source offsets from which document paths are mapped to ranges.
  */
-import { LineIndex } from "../diagnostic.js";
-import type { DocPath, SourceDoc } from "./source.js";
+import { type DocPath, LazyIndexDoc, type SourceDoc } from "./source.js";
 
 export interface JsonParseError { message: string; start: number; end: number }
 
@@ -562,16 +561,5 @@ export function parseJsonSource(file: string, text: string): JsonSourceResult {
 }
 
 function sourceDoc(file: string, text: string, data: unknown, positions: PositionIndex): SourceDoc {
-  let index: LineIndex | undefined;
-  const doc: SourceDoc = {
-    file,
-    text,
-    // Built on first use: most plans are clean and never need a line number (saves ~25%).
-    get index(): LineIndex {
-      return (index ??= new LineIndex(text));
-    },
-    data,
-    rangeOf: (path, part = "value") => positions.rangeOf(path, part),
-  };
-  return doc;
+  return new LazyIndexDoc(file, text, data, positions);
 }

@@ -7,9 +7,8 @@
  * the caller takes the careful path (`yaml-source.ts`), which also words the errors.
  */
 import type { Event } from "js-yaml";
-import { LineIndex } from "../diagnostic.js";
 import { loadJsYaml } from "./lazy.js";
-import type { DocPath, SourceDoc } from "./source.js";
+import { type DocPath, LazyIndexDoc, type SourceDoc } from "./source.js";
 
 // Positions live on a flat tape in document order, not in an object per node: a 10,000-step
 // plan has ~300,000 nodes, and objects and Maps for each were the bulk of this path's cost
@@ -259,15 +258,5 @@ export function parseYamlFast(file: string, text: string): SourceDoc | undefined
   } catch {
     return undefined;
   }
-  let index: LineIndex | undefined;
-  const positions = new Positions(built.tape, built.names);
-  return {
-    file,
-    text,
-    get index() {
-      return (index ??= new LineIndex(text));
-    },
-    data: built.value,
-    rangeOf: (path, part = "value") => positions.rangeOf(path, part),
-  };
+  return new LazyIndexDoc(file, text, built.value, new Positions(built.tape, built.names));
 }
