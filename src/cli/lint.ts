@@ -98,17 +98,18 @@ export function registerLint(program: Command, ctx: ActionContext): void {
 }
 
 async function runLint(paths: string[], opts: LintCliOptions, program: Command, io: CliIO): Promise<number> {
-  const [lib, engine, config, files, baseline, format, compilerDiagnostics] = await Promise.all([
+  const { formatLoaders } = await import("../lint/format/loaders.js");
+  const loadFormatter = Object.hasOwn(formatLoaders, opts.format) ? formatLoaders[opts.format] : undefined;
+  if (!loadFormatter) throw new UsageError(`unknown format "${opts.format}"; use one of ${FORMAT_NAMES}`);
+  const [lib, engine, config, files, baseline, formatter, compilerDiagnostics] = await Promise.all([
     import("../lint/lint-files.js"),
     import("../lint/engine.js"),
     import("../lint/config.js"),
     import("../lint/files.js"),
     import("../lint/baseline.js"),
-    import("../lint/format/index.js"),
+    loadFormatter(),
     import("../compiler/diagnostics.js"),
   ]);
-  const formatter = format.formats[opts.format];
-  if (!formatter) throw new UsageError(`unknown format "${opts.format}"; use one of ${FORMAT_NAMES}`);
   let maxWarnings: number | undefined;
   if (opts.maxWarnings !== undefined) {
     if (!/^\d+$/.test(opts.maxWarnings)) throw new UsageError(`--max-warnings expects a whole number, got "${opts.maxWarnings}"`);
@@ -207,7 +208,7 @@ async function runLint(paths: string[], opts: LintCliOptions, program: Command, 
       ...engine.engineCodes.map((c) => ({ ...c, docsUrl: ruleDocsUrl(c.id) })),
       ...compilerRules(list),
     ];
-    const text = formatter!(list, {
+    const text = formatter(list, {
       cwd: io.cwd,
       sources,
       color: opts.output ? program.opts().color === true : useColor(program, io, "stdout"),

@@ -3,8 +3,7 @@
  * thousands of plans, so one hand-written scanner over char codes builds the plain value and,
  * beside it, a flat tape of source offsets from which document paths are mapped to ranges.
  */
-import { LineIndex } from "../diagnostic.js";
-import type { DocPath, SourceDoc } from "./source.js";
+import { type DocPath, LazyIndexDoc, type SourceDoc } from "./source.js";
 
 export interface JsonParseError { message: string; start: number; end: number }
 
@@ -293,6 +292,167 @@ class Scanner {
   }
 }
 
+/**
+ * The common case, cheaper than the scanner (most of a one-shot lint runs as cold code, and
+ * native code is fast from the first file): `JSON.parse` checks the syntax and builds the
+ * value, and a scan of the structure alone fills the same tape as `Scanner` (strings
+ * skipped with indexOf, nothing allocated but the tape). Returns undefined for what only
+ * the scanner handles: a syntax error (it words the error), a byte-order mark, nesting past
+ * the limit, a duplicate key (the scan counts more members than the value has keys), and
+ * any text that could spell `__proto__` (literally, or with a \u escape).
+ */
+function parseFast(text: string): { data: unknown; tape: Int32Array } | undefined {
+  if (text.includes("__proto__") || text.includes("\\u")) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const scan = new StructureScan(text);
+  let members: number;
+  try {
+    members = scan.document();
+  } catch (err) {
+    if (err === TOO_DEEP) return undefined;
+    throw err;
+  }
+  if (members !== countKeys(data)) return undefined;
+  return { data, tape: scan.tape };
+}
+
+const TOO_DEEP = new Error("too deep");
+
+/** How many object members `value` holds, at every depth. */
+function countKeys(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) n += countKeys(value[i]);
+    return n;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) n += 1 + countKeys(obj[k]);
+  return n;
+}
+
+/** Fills the tape of text that `JSON.parse` accepted, so it checks nothing but depth. */
+class StructureScan {
+  pos = 0;
+  top = 0;
+  depth = 0;
+  members = 0;
+  tape: Int32Array;
+
+  constructor(readonly text: string) {
+    this.tape = scratchTape;
+  }
+
+  /** The number of object members; the tape is left in `tape`. */
+  document(): number {
+    try {
+      this.value();
+    } finally {
+      scratchTape = this.tape;
+    }
+    this.tape = this.tape.slice(0, this.top);
+    return this.members;
+  }
+
+  skipWs(): number {
+    const t = this.text;
+    let p = this.pos;
+    let c = t.charCodeAt(p);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++p);
+    this.pos = p;
+    return c;
+  }
+
+  ensure(slots: number): void {
+    if (this.top + slots <= this.tape.length) return;
+    const grown = new Int32Array(this.tape.length * 2 + slots);
+    grown.set(this.tape.subarray(0, this.top));
+    this.tape = grown;
+  }
+
+  value(): void {
+    const c = this.skipWs();
+    this.ensure(3);
+    const at = this.top;
+    this.top += 3;
+    const start = this.pos;
+    if (c === 34) this.pos = this.stringEnd(start);
+    else if (c === 123 || c === 91) {
+      if (++this.depth > MAX_JSON_DEPTH) throw TOO_DEEP;
+      if (c === 123) this.object();
+      else this.array();
+      this.depth--;
+    } else {
+      // A number or a literal: up to the next delimiter.
+      const t = this.text;
+      let p = start + 1;
+      for (let d = t.charCodeAt(p); p < t.length && d !== 44 && d !== 93 && d !== 125 && d !== 32 && d !== 10 && d !== 13 && d !== 9; d = t.charCodeAt(++p));
+      this.pos = p;
+    }
+    const tape = this.tape;
+    tape[at] = start;
+    tape[at + 1] = this.pos;
+    tape[at + 2] = this.top;
+  }
+
+  object(): void {
+    this.pos++;
+    if (this.skipWs() === 125) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      const keyStart = this.pos;
+      const keyEnd = this.stringEnd(keyStart);
+      this.pos = keyEnd;
+      this.skipWs();
+      this.pos++; // the colon
+      this.ensure(2);
+      this.tape[this.top++] = keyStart;
+      this.tape[this.top++] = keyEnd;
+      this.members++;
+      this.value();
+      if (this.skipWs() === 125) break;
+      this.pos++; // the comma
+      this.skipWs();
+    }
+    this.pos++;
+  }
+
+  array(): void {
+    this.pos++;
+    if (this.skipWs() === 93) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.value();
+      if (this.skipWs() === 93) break;
+      this.pos++; // the comma
+    }
+    this.pos++;
+  }
+
+  /** The offset just past the string that opens at `open`. */
+  stringEnd(open: number): number {
+    const t = this.text;
+    let q = t.indexOf('"', open + 1);
+    // A quote after an odd number of backslashes is escaped.
+    while (t.charCodeAt(q - 1) === 92) {
+      let b = q - 1;
+      while (t.charCodeAt(b - 1) === 92) b--;
+      if ((q - b) % 2 === 0) break;
+      q = t.indexOf('"', q + 1);
+    }
+    return q + 1;
+  }
+}
+
 /** Maps document paths to tape entries; per-container key maps are built on first use. */
 class PositionIndex {
   private readonly members = new Map<number, Map<string, number>>();
@@ -385,6 +545,8 @@ class PositionIndex {
 
 /** Parses JSON text into a SourceDoc whose rangeOf(path, part) maps document paths to [start, end) offsets. */
 export function parseJsonSource(file: string, text: string): JsonSourceResult {
+  const fast = parseFast(text);
+  if (fast) return { doc: sourceDoc(file, text, fast.data, new PositionIndex(text, fast.tape)), errors: [], duplicateKeys: [], protoKeys: [] };
   const scanner = new Scanner(text);
   let data: unknown;
   try {
@@ -395,16 +557,9 @@ export function parseJsonSource(file: string, text: string): JsonSourceResult {
   }
   const positions = new PositionIndex(text, scanner.tape);
   const duplicateKeys = scanner.dups.map((d) => ({ ...d, path: [...positions.pathAt(d.start), d.key] }));
-  let index: LineIndex | undefined;
-  const doc: SourceDoc = {
-    file,
-    text,
-    // Built on first use: most plans are clean and never need a line number (saves ~25%).
-    get index(): LineIndex {
-      return (index ??= new LineIndex(text));
-    },
-    data,
-    rangeOf: (path, part = "value") => positions.rangeOf(path, part),
-  };
-  return { doc, errors: [], duplicateKeys, protoKeys: scanner.protoKeys };
+  return { doc: sourceDoc(file, text, data, positions), errors: [], duplicateKeys, protoKeys: scanner.protoKeys };
+}
+
+function sourceDoc(file: string, text: string, data: unknown, positions: PositionIndex): SourceDoc {
+  return new LazyIndexDoc(file, text, data, positions);
 }

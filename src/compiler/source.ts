@@ -19,3 +19,37 @@ export interface SourceDoc {
    */
   rangeOf(path: DocPath, part?: "key" | "value"): [number, number];
 }
+
+/** What maps a document's paths to ranges (a parser's position index). */
+export interface RangeFinder {
+  rangeOf(path: DocPath, part: "key" | "value"): [number, number];
+}
+
+/**
+ * A parsed document whose line index is built on first use (most plans are clean and never
+ * need a line number). A class, not an object literal with a getter: V8 gives each such
+ * literal a hidden class of its own (its getter is a new closure each time), made in the old
+ * generation; a lint of the 5,571-plan corpus promoted ~10 MB more and ran an extra full
+ * collection for them.
+ */
+export class LazyIndexDoc implements SourceDoc {
+  #index: LineIndex | undefined;
+  readonly #ranges: RangeFinder;
+
+  constructor(
+    public file: string,
+    public text: string,
+    public data: unknown,
+    ranges: RangeFinder,
+  ) {
+    this.#ranges = ranges;
+  }
+
+  get index(): LineIndex {
+    return (this.#index ??= new LineIndex(this.text));
+  }
+
+  rangeOf(path: DocPath, part: "key" | "value" = "value"): [number, number] {
+    return this.#ranges.rangeOf(path, part);
+  }
+}

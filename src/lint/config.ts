@@ -242,6 +242,7 @@ export class ConfigResolver {
   /** Every config problem met so far; the CLI exits 2 when there is one. */
   readonly diagnostics: Diagnostic[] = [];
   private readonly nearest = new Map<string, string | null>();
+  private readonly byDir = new Map<string, ResolvedConfig>();
   private readonly loaded = new Map<string, ResolvedConfig>();
   private readonly fallback: ResolvedConfig;
 
@@ -254,6 +255,19 @@ export class ConfigResolver {
 
   /** The config that applies to `file` (an absolute path or one relative to cwd). */
   forFile(file: string): ResolvedConfig {
+    // By the file's directory as written: a corpus directory holds thousands of plans, and
+    // resolving each path was most of the cost. Only plain paths (no `.` or `..` segment,
+    // where dirname and resolve do not commute) are remembered.
+    const dir = dirname(file);
+    let config = this.byDir.get(dir);
+    if (config === undefined) {
+      config = this.lookup(file);
+      if (!/(?:^|[\\/])\.\.?(?:[\\/]|$)/.test(file)) this.byDir.set(dir, config);
+    }
+    return config;
+  }
+
+  private lookup(file: string): ResolvedConfig {
     const configFile = this.opts.explicit ? resolve(this.opts.cwd, this.opts.explicit) : this.find(dirname(resolve(this.opts.cwd, file)));
     if (configFile === null) return this.fallback;
     let config = this.loaded.get(configFile);

@@ -122,7 +122,7 @@ export function lintTargets(paths: readonly string[], opts: LintFilesOptions = {
   const ignored: string[] = [];
   for (const file of found.files) {
     const config = resolver.forFile(file);
-    if (isIgnored(resolve(cwd, file), config.ignores, config.baseDir)) ignored.push(file);
+    if (config.ignores.length > 0 && isIgnored(resolve(cwd, file), config.ignores, config.baseDir)) ignored.push(file);
     else targets.push({ file, config });
   }
   // The baseline's own config decides how stale entries are reported; load it before the check.

@@ -235,6 +235,19 @@ describe("parseJsonSource: duplicate keys", () => {
     expect(text.slice(...doc!.rangeOf(["a"]))).toBe("6");
   });
 
+  it("reports a repeat whose key holds escapes, and ranges around escaped quotes", () => {
+    const text = '{"q\\"x": {"s": "a\\\\"}, "q\\"x": ["\\"", 2]}';
+    const { doc, duplicateKeys } = parseJsonSource("p.json", text);
+    expect(doc!.data).toStrictEqual(JSON.parse(text));
+    expect(duplicateKeys.map((d) => d.key)).toEqual(['q"x']);
+    expect(text.slice(...doc!.rangeOf(['q"x', 0]))).toBe('"\\""');
+    const once = '{"q\\"x": {"s": "a\\\\"}, "t": ["\\"", 2]}';
+    const single = parseJsonSource("p.json", once);
+    expect(single.duplicateKeys).toEqual([]);
+    expect(once.slice(...single.doc!.rangeOf(['q"x', "s"]))).toBe('"a\\\\"');
+    expect(once.slice(...single.doc!.rangeOf(["t", 1]))).toBe("2");
+  });
+
   it("reports nothing for a document without repeats", () => {
     expect(parseJsonSource("p.json", '{"a": {"a": 1}, "b": [{"a": 2}]}').duplicateKeys).toEqual([]);
   });

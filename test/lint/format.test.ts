@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Diagnostic, LineIndex } from "../../src/diagnostic.js";
 import { escapeData, escapeProperty } from "../../src/lint/format/github.js";
 import { formats, summaryLine, type FormatOptions } from "../../src/lint/format/index.js";
+import { formatLoaders } from "../../src/lint/format/loaders.js";
 
 const d1: Diagnostic = {
   code: "write-without-evidence",
@@ -40,6 +41,13 @@ const options: FormatOptions = {
   ],
   version: "0.1.0",
 };
+
+describe("formatLoaders", () => {
+  it("loads, by the same names, the same functions as formats", async () => {
+    expect(Object.keys(formatLoaders)).toEqual(Object.keys(formats));
+    for (const [name, load] of Object.entries(formatLoaders)) expect(await load()).toBe(formats[name]);
+  });
+});
 
 describe("json", () => {
   it("prints an array of diagnostics with keys in the documented order", () => {

@@ -26,10 +26,16 @@ export const rule = defineRule({
   },
   check(ctx) {
     const { ir } = ctx;
+    // Each tool's validator, looked up once per plan: steps share tools.
+    const byTool = new Map<ToolSpec, ValidateFunction | undefined>();
     for (const node of ir.nodes) {
       const tool = node.tool !== undefined ? ir.tools[node.tool] : undefined;
       if (!tool || node.kind === "phase") continue;
-      const validate = tool.inputSchema !== undefined ? validatorFor(tool.inputSchema) : undefined;
+      let validate = byTool.get(tool);
+      if (validate === undefined && !byTool.has(tool)) {
+        validate = tool.inputSchema !== undefined ? validatorFor(tool.inputSchema) : undefined;
+        byTool.set(tool, validate);
+      }
       const base = { node: node.id, data: { step: node.id, tool: node.tool! } };
       if (validate) {
         const { instance, loose } = instanceOf(node, ir);
@@ -56,24 +62,24 @@ type MessageId = "missing" | "unknown" | "type" | "arity" | "other";
 let ajv: Ajv | undefined;
 const checker = (): Ajv => (ajv ??= new (loadAjv().Ajv)({ allErrors: true, strict: false, validateSchema: false, verbose: true, logger: false }));
 const validators = new Map<string, ValidateFunction | null>();
-const bySchemaObject = new WeakMap<object, ValidateFunction | null>();
 
-/** One compiled validator per distinct schema (a corpus repeats the same catalogue); null for a schema ajv rejects. */
+/**
+ * One compiled validator per distinct schema (a corpus repeats the same catalogue); null for
+ * a schema ajv rejects. Keyed by the schema's text: each plan has its own schema objects.
+ * (A WeakMap by object cost more than it saved: its entries are never hit again, and every
+ * insertion is work for the collector.)
+ */
 function validatorFor(schema: JsonValue): ValidateFunction | undefined {
   if (schema === null || typeof schema !== "object") return undefined;
-  let v = bySchemaObject.get(schema);
+  const key = JSON.stringify(schema);
+  let v = validators.get(key);
   if (v === undefined) {
-    const key = JSON.stringify(schema);
-    v = validators.get(key);
-    if (v === undefined) {
-      try {
-        v = checker().compile(schema);
-      } catch {
-        v = null; // a broken schema is the catalogue's problem, not this step's
-      }
-      validators.set(key, v);
+    try {
+      v = checker().compile(schema);
+    } catch {
+      v = null; // a broken schema is the catalogue's problem, not this step's
     }
-    bySchemaObject.set(schema, v);
+    validators.set(key, v);
   }
   return v ?? undefined;
 }
