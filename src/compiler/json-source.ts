@@ -42,32 +42,14 @@ function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }
 
-class Scanner {
+/** What both scanners keep: the text, where they are in it, and the position tape they fill (the shared scratch one first). */
+abstract class TapeScan {
   pos = 0;
   top = 0;
   depth = 0;
-  tape: Int32Array;
-  readonly dups: Array<{ key: string; start: number; end: number }> = [];
-  readonly protoKeys: Array<{ start: number; end: number }> = [];
+  tape: Int32Array = scratchTape;
 
-  constructor(readonly text: string) {
-    this.tape = scratchTape;
-  }
-
-  /** Parses the whole text; throws SyntaxFailure on the first error. */
-  document(): unknown {
-    const t = this.text;
-    if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
-    this.skipWs();
-    if (this.pos >= t.length) this.fail("empty document: expected a JSON value", 0, 0);
-    const value = this.value();
-    this.skipWs();
-    if (this.pos < t.length) this.unexpected(this.pos, "expected the end of the document");
-    // The document keeps an exact copy; the scratch tape (perhaps grown) serves the next one.
-    scratchTape = this.tape;
-    this.tape = this.tape.slice(0, this.top);
-    return value;
-  }
+  constructor(readonly text: string) {}
 
   /** Skips JSON whitespace and returns the next char code (NaN at the end). */
   skipWs(): number {
@@ -85,6 +67,27 @@ class Scanner {
     grown.set(this.tape.subarray(0, this.top));
     this.tape = grown;
   }
+}
+
+class Scanner extends TapeScan {
+  readonly dups: Array<{ key: string; start: number; end: number }> = [];
+  readonly protoKeys: Array<{ start: number; end: number }> = [];
+
+  /** Parses the whole text; throws SyntaxFailure on the first error. */
+  document(): unknown {
+    const t = this.text;
+    if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
+    this.skipWs();
+    if (this.pos >= t.length) this.fail("empty document: expected a JSON value", 0, 0);
+    const value = this.value();
+    this.skipWs();
+    if (this.pos < t.length) this.unexpected(this.pos, "expected the end of the document");
+    // The document keeps an exact copy; the scratch tape (perhaps grown) serves the next one.
+    scratchTape = this.tape;
+    this.tape = this.tape.slice(0, this.top);
+    return value;
+  }
+
 
   value(): unknown {
     const c = this.skipWs();
@@ -337,16 +340,8 @@ function countKeys(value: unknown): number {
 }
 
 /** Fills the tape of text that `JSON.parse` accepted, so it checks nothing but depth. */
-class StructureScan {
-  pos = 0;
-  top = 0;
-  depth = 0;
+class StructureScan extends TapeScan {
   members = 0;
-  tape: Int32Array;
-
-  constructor(readonly text: string) {
-    this.tape = scratchTape;
-  }
 
   /** The number of object members; the tape is left in `tape`. */
   document(): number {
@@ -359,21 +354,6 @@ class StructureScan {
     return this.members;
   }
 
-  skipWs(): number {
-    const t = this.text;
-    let p = this.pos;
-    let c = t.charCodeAt(p);
-    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++p);
-    this.pos = p;
-    return c;
-  }
-
-  ensure(slots: number): void {
-    if (this.top + slots <= this.tape.length) return;
-    const grown = new Int32Array(this.tape.length * 2 + slots);
-    grown.set(this.tape.subarray(0, this.top));
-    this.tape = grown;
-  }
 
   value(): void {
     const c = this.skipWs();
