@@ -1661,6 +1661,32 @@ const ASSIGNED = /(?:^|[;&|\n(][ \t]*)(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
  */
 const MAX_HOPS = 100_000;
 
+/** mosh's options that take a value as the next word (most are written `--ssh=…`). */
+const MOSH_VALUES: ReadonlySet<string> = new Set(["-p", "--port", "--ssh", "--server", "--client", "--predict", "--family", "--bind-server", "--experimental-remote-ip"]);
+/** The option of `crictl exec` that takes a value. */
+const CRICTL_EXEC_VALUES: ReadonlySet<string> = new Set(["--timeout"]);
+/** The options of `lxc exec` (and incus's) that take a value. */
+const LXC_EXEC_VALUES: ReadonlySet<string> = new Set(["--env", "--cwd", "--user", "--group", "--mode", "--project"]);
+
+/**
+ * The command a runner of commands elsewhere is given, and the host it runs on: `mosh [options] host -- command`,
+ * `lxc|incus exec instance [options] [--] command`, `crictl exec [options] container command`. Undefined for
+ * any other program or subcommand (`lxc list`, `crictl ps`).
+ */
+function runElsewhere(program: string, args: readonly string[]): { command: string[]; host?: string } | undefined {
+  if (program === "mosh") {
+    const dash = args.indexOf("--");
+    const host = afterOptions(args.slice(0, dash < 0 ? args.length : dash), MOSH_VALUES)[0];
+    return { command: dash < 0 ? [] : args.slice(dash + 1), ...(host !== undefined ? { host } : {}) };
+  }
+  if ((program === "lxc" || program === "incus") && args[0] === "exec") {
+    const dash = args.indexOf("--");
+    return { command: dash >= 0 ? args.slice(dash + 1) : args.slice(afterOptionsAt(args, 2, LXC_EXEC_VALUES)) };
+  }
+  if (program === "crictl" && args[0] === "exec") return { command: args.slice(afterOptionsAt(args, 1, CRICTL_EXEC_VALUES) + 1) };
+  return undefined;
+}
+
 /** ssh's options that take a value. */
 const SSH_VALUES: ReadonlySet<string> = new Set(["-i", "-p", "-o", "-l", "-J", "-F", "-L", "-R", "-D", "-E", "-W", "-b", "-c", "-m", "-S", "-B", "-e", "-I", "-P", "-w"]);
 /** autossh's: ssh's and its monitoring port. */
@@ -1993,6 +2019,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // `ssh db01.prod.internal "rm -rf ..."`: the host is where the command runs.
       if (host !== undefined) for (const e of inner) e.production ??= host;
       out.push(...inner);
+    }
+    return;
+  }
+  // `mosh host -- rm -rf /x`, `lxc exec web -- rm -rf /x`, `crictl exec web rm -rf /x`: a command run where it is (another
+  // host, a container that is there) and nothing else, as ssh and `docker exec` are: its effect is the command's.
+  const elsewhere = runElsewhere(program, args);
+  if (elsewhere !== undefined) {
+    if (elsewhere.command.length > 0 && depth <= MAX_DEPTH) {
+      const inner: CommandEffect[] = [];
+      commandEffect(elsewhere.command, inner, depth + 1, line);
+      if (elsewhere.host !== undefined && PRODUCTION.test(elsewhere.host)) for (const e of inner) e.production ??= elsewhere.host;
+      pushAll(out, inner);
     }
     return;
   }

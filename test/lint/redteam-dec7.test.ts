@@ -184,6 +184,29 @@ describe("a command run in a container or pod that is there is its own effect (f
   });
 });
 
+describe("other runners of a command where it is: mosh, lxc and incus exec, crictl exec (unread at 03c5fbb)", () => {
+  it.each([
+    "mosh host -- rm -rf /x",
+    "mosh --ssh='ssh -p 2222' host -- rm -rf /x",
+    "lxc exec web -- rm -rf /x",
+    "lxc exec web --env A=1 --cwd /srv -- rm -rf /x",
+    "lxc exec web rm -rf /x",
+    "incus exec web -- sh -c 'rm -rf /x'",
+    "crictl exec -it web rm -rf /x",
+    "crictl exec --timeout 5 web rm -rf /x",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it("names the production host mosh runs the command on", () => {
+    expect(commandEffects("mosh db01.prod.internal -- rm -rf /srv/cache").map((e) => e.production)).toEqual(["db01.prod.internal"]);
+  });
+
+  it.each(["mosh host", "mosh host -- ls /x", "lxc exec web -- ls /x", "lxc list", "incus exec web -- cat /etc/hosts", "crictl exec web cat /etc/hosts", "crictl ps"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
 describe("time", () => {
   // At aa80640 each `-v` word read every value again: 80k characters took 1.8 s, 160k four times that.
   it("awk with 20,000 -v assignments is read in linear time", () => {
