@@ -40,7 +40,10 @@ export interface AttemptInput {
 export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
   const { node, store, gateway } = a;
   let timer: NodeJS.Timeout | undefined;
-  let abort: StepAbort | undefined;
+  // The run's abort reaches the step's own signal, once there is one, through one listener
+  // removed when the attempt ends (AbortSignal.any would cost a weak-reference registry per step).
+  const inFlight = node.forEach ? Math.max(1, node.forEach.concurrency ?? 1) : 1;
+  const abort = new StepAbort(a.runSignal, { own: node.timeoutMs !== undefined, inFlight });
   try {
     if (a.key !== undefined) {
       const rec = (await store.readIdempotency())[a.key];
@@ -52,15 +55,11 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
         return { kind: "ok", output: r.output, art: r.art, adopted: true };
       }
     }
-    // The run's abort reaches the step's own signal, once there is one, through one listener
-    // removed when the attempt ends (AbortSignal.any would cost a weak-reference registry per step).
-    const inFlight = node.forEach ? Math.max(1, node.forEach.concurrency ?? 1) : 1;
-    const stepAbort = (abort = new StepAbort(a.runSignal, { own: node.timeoutMs !== undefined, inFlight }));
     if (node.timeoutMs !== undefined) {
       const ms = node.timeoutMs;
-      timer = setTimeout(() => stepAbort.abort(new StepTimeoutError(node.id, ms)), ms);
+      timer = setTimeout(() => abort.abort(new StepTimeoutError(node.id, ms)), ms);
     }
-    const cc = { node, attempt: a.state.attempts, abort: stepAbort, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
+    const cc = { node, attempt: a.state.attempts, abort, idempotencyKey: a.key, lease: store.lease, flushEvents: () => store.flushEvents?.() };
     const started = performance.now();
     const returned = await runStepBody(node, a.env, gateway, cc, (env) => evaluateKey(node, env));
     clearTimeout(timer);
@@ -91,7 +90,7 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);
-    abort?.dispose();
+    abort.dispose();
   }
 }
 

@@ -9,12 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
-import { runCommand } from "./step-risk.js";
-
-const verdict = (command: string) => {
-  const r = runCommand(command);
-  return [r.risk, r.destructive];
-};
+import { commandVerdict as verdict, runCommand } from "./step-risk.js";
 
 describe("a here-string to a shell behind a wrapper, a keyword or an option", () => {
   it.each([
@@ -122,10 +117,6 @@ describe("ssh's options after the host, and those that take a value", () => {
 
 describe("what a pod runs (kubectl and oc exec, run, debug after `--`)", () => {
   // Left by the red team as a question; at 4e747db each was read as `kubectl exec`, external and not destructive.
-  const effect = (command: string) => {
-    const r = runCommand(command);
-    return [r.risk, r.destructive];
-  };
   // An exec runs the command in a pod that is there, and nothing else: its effect is the command's, as `ssh host …` is.
   it.each([
     "kubectl exec web-0 -- rm -rf /data",
@@ -134,14 +125,14 @@ describe("what a pod runs (kubectl and oc exec, run, debug after `--`)", () => {
     "oc exec web-0 -- rm -rf /data",
     "kubectl exec db-0 -- psql -c 'DROP TABLE users'",
   ])("%s: a destructive write", (command) => {
-    expect(effect(command)).toEqual(["write", true]);
+    expect(verdict(command)).toEqual(["write", true]);
   });
 
   // A run or a debug session makes a pod (or a container in one) as well: external, and destructive by its command.
   it.each(["kubectl run wipe --image=alpine --restart=Never -- rm -rf /data", "kubectl debug -it web-0 --image=busybox -- rm -rf /data"])(
     "%s: external and destructive",
     (command) => {
-      expect(effect(command)).toEqual(["external", true]);
+      expect(verdict(command)).toEqual(["external", true]);
     },
   );
 

@@ -10,12 +10,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
-import { runCommand } from "./step-risk.js";
+import { commandVerdict as verdict, runCommand } from "./step-risk.js";
 
-const verdict = (command: string) => {
-  const r = runCommand(command);
-  return [r.risk, r.destructive];
-};
 const readVerdict = (command: string) => {
   const r = runCommand(command);
   return [r.risk, r.impacts];

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
-import { runCommand } from "./step-risk.js";
+import { commandVerdict as verdict } from "./step-risk.js";
 
 /** `inner` quoted into `levels` nested `sh -c '…'`, each level's quotes escaped for the next (POSIX: `'\''`). */
 function nestedShells(inner: string, levels: number): string {
@@ -21,11 +21,6 @@ function nestedEvals(inner: string, levels: number): string {
   for (let i = 0; i < levels; i++) cmd = `eval "${cmd.replace(/(["\\$`])/g, "\\$1")}"`;
   return cmd;
 }
-
-const verdict = (command: string) => {
-  const r = runCommand(command);
-  return [r.risk, r.destructive];
-};
 
 describe("command lines nested past the depth read", () => {
   it.each([

@@ -22,3 +22,8 @@ export const SHELL = "{ shell.run: { risk: read, description: Run a diagnostic s
 export const runSql = (sql: string) => stepRisk(SQL_TOOL, `kind: read\ngoal: Run the statement\ntool: db.query\nwith: { sql: ${JSON.stringify(sql)} }`);
 /** A command line run through a shell tool catalogued read. */
 export const runCommand = (command: string) => stepRisk(SHELL, `kind: read\ngoal: Run the command\ntool: shell.run\nwith: { command: ${JSON.stringify(command)} }`);
+/** A command's verdict through a read-labelled shell step: `[risk, destructive]`. */
+export const commandVerdict = (command: string) => {
+  const r = runCommand(command);
+  return [r.risk, r.destructive];
+};
