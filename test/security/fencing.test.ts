@@ -16,8 +16,8 @@ import { tempDir, writeFile } from "../runtime/helpers.js";
 import { freshDatabase, type TestDatabase } from "../runtime/pg-helpers.js";
 
 /**
- * Each call logs its start, waits (honouring ctx.signal; the first item for args.ms),
- * checks the signal, then performs its side effect.
+ * Each call listens for its abort, logs its start, waits (honouring ctx.signal; the first
+ * item for args.ms), checks the signal, then performs its side effect.
  */
 const TOOLS = `
 import { appendFileSync } from "node:fs";
@@ -28,8 +28,11 @@ export default {
   effect: {
     risk: "write",
     run: async (args, ctx) => {
-      log(ctx, "started.jsonl", { item: args.item });
+      // The listener before the start is logged: the test freezes the worker once it sees the
+      // start, and a freeze between the two left a thawed worker adding its listener to a signal
+      // already aborted (no event; seen once in .ci/run under load).
       ctx.signal.addEventListener("abort", () => log(ctx, "aborted.jsonl", { item: args.item, reason: String(ctx.signal.reason?.message ?? ctx.signal.reason) }), { once: true });
+      log(ctx, "started.jsonl", { item: args.item });
       await sleep(args.item === 1 ? args.ms : 100, undefined, { signal: ctx.signal });
       // As the README asks of a tool: check the signal right before the side effect.
       ctx.signal.throwIfAborted();
