@@ -6,7 +6,14 @@
  */
 import { fingerprint, newSecretSalt, type SecretSalt } from "./fingerprint.js";
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+/**
+ * Names of credentials, as fields and environment variables spell them. Besides the words
+ * anywhere: the short forms clients read as a word of the name (`MYSQL_PWD`, `DB_PASS`,
+ * `CI_JOB_JWT`, `SENTRY_DSN`), passphrases, connection strings (Azure's
+ * `…_CONNECTION_STRING` holds an `AccountKey=`) and webhook URLs (the secret is the path).
+ * `PWD` alone is the shell's directory, `PASSENGER_*` or `BYPASS` no word `PASS`.
+ */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|WEBHOOK|CONN(?:ECTION)?_?STR|(?:^|_)(?:PASS|JWT|DSN)(?:_|$)|_PWD(?:_|$)/i;
 export const REDACTED = "[redacted]";
 
 /**

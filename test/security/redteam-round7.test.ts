@@ -1,0 +1,124 @@
+/**
+ * Red team, round 7. Each case escaped on main at 5b8fda5:
+ * - `exec` handed the operator's credentials whose names the guess missed (`MYSQL_PWD`,
+ *   `DB_PASS`, `GPG_PASSPHRASE`, `CI_JOB_JWT`, `…_CONNECTION_STRING`, `…_WEBHOOK_URL`,
+ *   `SENTRY_DSN`) to the repository's script, which wrote them to the workspace and echoed
+ *   them into the run;
+ * - `http.request` never sent the step's idempotency key: a keyed POST retried after its
+ *   timeout (or re-run after a crash) was applied twice by an API that dedupes by key;
+ * - an approval held when a resume gave the plan's `secrets:` other values (the approved
+ *   announcement went to another webhook);
+ * - a dying MCP server's stderr line that arrived in two chunks was quoted as two lines
+ *   joined by " | ": the scrubber saw two halves of the password, not the password;
+ * - `exec` decoded each chunk of a program's output alone: a secret's non-ASCII character
+ *   cut between two chunks became two U+FFFDs, and the rest of the secret stayed in clear.
+ * Real CLI, real shells and programs, a real MCP server process, real HTTP servers on 127.0.0.1.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readOutput } from "../runtime/helpers.js";
+import { events, filesUnder, json, planspec, planspecAsync, put, scratch } from "./helpers.js";
+
+/** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
+function everything(ws: string, runDir: string, outputs: string[]): string {
+  const status = planspec(ws, ["status", runDir, "--json"]);
+  return [...outputs, status.stdout, status.stderr, ...filesUnder(join(ws, runDir)).map((f) => readFileSync(f, "utf8"))].join("\n");
+}
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** An HTTP server on 127.0.0.1 recording each request; `delay` picks how long each answer waits. */
+async function server(answer: (req: Seen, n: number) => { status: number; body: string; delay?: number }): Promise<{ origin: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const s = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+      seen.push(r);
+      const a = answer(r, seen.length);
+      setTimeout(() => {
+        res.writeHead(a.status, { "content-type": "application/json" });
+        res.end(a.body);
+      }, a.delay ?? 0);
+    });
+  });
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  return { origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen };
+}
+
+describe("red team 7: exec's environment, credentials under names the guess missed", () => {
+  const CREDS: Record<string, string> = {
+    MYSQL_PWD: "hunter2-mysql-8812",
+    DB_PASS: "Sup3r-db-pass-6630",
+    SMTP_PASS: "smtp-relay-pass-1907",
+    GPG_PASSPHRASE: "correct horse battery staple",
+    CI_JOB_JWT: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqb2IifQ.c2lnbmF0dXJlLW9mLWpvYg",
+    AZURE_STORAGE_CONNECTION_STRING: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net",
+    SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T0ACME/B0ACME/q8ZrW2mLxK4vT7nP3sYcJ9dF",
+    SENTRY_DSN: "https://9f2c4e6a8b0d4f1e3a5c7e9b1d3f5a7c@o12345.ingest.sentry.io/67890",
+  };
+  const PLAIN: Record<string, string> = { PWD_HINT: "not-a-secret", BYPASS_CACHE: "1", PASSENGER_APP_ENV: "production-blue", COMPASS_MODE: "northbound" };
+
+  const PLAN = `planspec: 1
+name: build
+goal: run the repository's build script
+secrets: [SMTP_PASS]
+tools: { fs.read: { risk: read }, exec: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_script:
+    kind: read
+    goal: read the build script of the checked-out repository
+    tool: fs.read
+    with: { path: build.sh }
+    output: script
+  build:
+    kind: write
+    needs: [read_script]
+    goal: run the build script that was read
+    tool: exec
+    with: { command: "sh ./build.sh", env: { SCRIPT_BYTES: "\${{ steps.read_script.output.bytes }}" } }
+    output: log
+`;
+  // The repository's script: what it was handed goes to a file of the workspace and into its output.
+  const SCRIPT = `env > leaked-env.txt
+for n in ${[...Object.keys(CREDS), ...Object.keys(PLAIN)].join(" ")}; do eval "echo $n=\\$$n"; done
+`;
+
+  it("holds them back unless the plan lists them, and scrubs a listed one; plain names still arrive", async () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "build.sh", SCRIPT);
+    const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "run"], { ...CREDS, ...PLAIN });
+    expect(r.code, r.stderr).toBe(0);
+    const leaked = readFileSync(join(ws, "leaked-env.txt"), "utf8");
+    // Before: all eight in leaked-env.txt, and seven verbatim in the step's output (SMTP_PASS, listed, was scrubbed).
+    for (const [name, value] of Object.entries(CREDS)) {
+      if (name === "SMTP_PASS") expect(leaked).toContain(`SMTP_PASS=${value}`);
+      else expect(leaked, name).not.toContain(value);
+    }
+    const text = everything(ws, "run", [r.stdout, r.stderr]);
+    for (const [name, value] of Object.entries(CREDS)) expect(text, name).not.toContain(value);
+    // Not credentials: handed on, and not scrubbed from the output.
+    for (const [name, value] of Object.entries(PLAIN)) expect(leaked).toContain(`${name}=${value}`);
+    const log = (await readOutput(join(ws, "run"), json<{ nodes: { build: { outputRef: string } } }>(join(ws, "run/state.json")).nodes.build.outputRef)) as { stdout: string };
+    expect(log.stdout).toContain("PASSENGER_APP_ENV=production-blue");
+    expect(log.stdout).toContain("SMTP_PASS=[redacted]");
+    expect(log.stdout).toContain("MYSQL_PWD=\n");
+  });
+});
