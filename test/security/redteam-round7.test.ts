@@ -122,3 +122,81 @@ for n in ${[...Object.keys(CREDS), ...Object.keys(PLAIN)].join(" ")}; do eval "e
     expect(log.stdout).toContain("MYSQL_PWD=\n");
   });
 });
+
+describe("red team 7: http.request carries the step's idempotency key", () => {
+  const plan = (url: string) => `planspec: 1
+name: notes
+goal: post the release note to the notes service once
+tools: { fs.read: { risk: read }, http.request: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_note:
+    kind: read
+    goal: read the release note
+    tool: fs.read
+    with: { path: note.txt }
+    output: note
+  post_note:
+    kind: external
+    goal: post the release note to the notes service
+    needs: [read_note]
+    tool: http.request
+    with:
+      url: "${url}"
+      method: POST
+      body: { text: "\${{ steps.read_note.output.content }}" }
+    idempotency_key: "note:\${{ run.id }}:v1.2"
+    timeout: 1s
+    retry: { max_attempts: 2, backoff: fixed, initial_delay: 50ms }
+    approval: { required: true, approvers: [ops], timeout: 1h }
+    output: posted
+`;
+
+  it("a POST retried after its timeout is applied once by an API that dedupes by Idempotency-Key", async () => {
+    // Applies a note once per key (as Stripe does); the first answer comes after the step's timeout.
+    const applied: string[] = [];
+    const api = await server((req, n) => {
+      const key = req.headers["idempotency-key"];
+      if (typeof key !== "string" || !applied.includes(key)) applied.push(typeof key === "string" ? key : `no key ${n}`);
+      return { status: 201, body: `{"id":"note_${applied.length}"}`, delay: n === 1 ? 2500 : 0 };
+    });
+    const ws = scratch();
+    put(ws, "p.plan.yaml", plan(`${api.origin}/v1/notes`));
+    put(ws, "note.txt", "v1.2 is out");
+    expect((await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r"])).code).toBe(3);
+    expect((await planspecAsync(ws, ["approve", "r", "post_note", "--by", "ops"])).code).toBe(0);
+    const resumed = await planspecAsync(ws, ["resume", "r"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(events(join(ws, "r")).filter((e) => e.type === "tool.call" && e.data.node === "post_note")).toHaveLength(2);
+    expect(api.seen).toHaveLength(2);
+    // Before: two POSTs without a key, two notes.
+    expect(api.seen.map((s) => s.headers["idempotency-key"])).toEqual(["note:r:v1.2", "note:r:v1.2"]);
+    expect(applied).toEqual(["note:r:v1.2"]);
+  });
+
+  it("a key the plan sets itself is kept; a key that is not a header value goes as its sha256", async () => {
+    const api = await server(() => ({ status: 200, body: "{}" }));
+    const ws = scratch();
+    put(
+      ws,
+      "p.plan.yaml",
+      plan(`${api.origin}/v1/notes`)
+        .replace("      method: POST\n", "      method: POST\n      headers: { Idempotency-Key: mine-1 }\n")
+        .replace("timeout: 1s", "timeout: 10s"),
+    );
+    put(ws, "note.txt", "v1.2 is out");
+    await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r"]);
+    await planspecAsync(ws, ["approve", "r", "post_note", "--by", "ops"]);
+    expect((await planspecAsync(ws, ["resume", "r"])).code).toBe(0);
+    expect(api.seen.map((s) => s.headers["idempotency-key"])).toEqual(["mine-1"]);
+
+    const ws2 = scratch();
+    put(ws2, "p.plan.yaml", plan(`${api.origin}/v1/notes`).replace("note:${{ run.id }}:v1.2", "Notiz für Zoë").replace("timeout: 1s", "timeout: 10s"));
+    put(ws2, "note.txt", "v1.2 is out");
+    await planspecAsync(ws2, ["run", "p.plan.yaml", "--run-dir", "r"]);
+    await planspecAsync(ws2, ["approve", "r", "post_note", "--by", "ops"]);
+    const r2 = await planspecAsync(ws2, ["resume", "r"]);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(api.seen[1]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -4,6 +4,7 @@
  * talking to the network (`http.request`, whatever the method) is `external`.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { parseCsv, toRecords } from "./csv.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
@@ -104,6 +105,11 @@ const httpRequest: ToolImpl = {
     const url = str(args, "url", "http.request");
     const method = typeof args.method === "string" ? args.method.toUpperCase() : "GET";
     const headers = { ...((args.headers as Record<string, string> | undefined) ?? {}) };
+    // The step's key goes with the call, as an MCP call's `_meta` does: an API that dedupes by it
+    // (Stripe, the IETF Idempotency-Key header) applies a retried or re-run request once.
+    if (ctx.idempotencyKey !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "idempotency-key")) {
+      headers["idempotency-key"] = headerKey(ctx.idempotencyKey);
+    }
     let body: string | undefined;
     if (args.body !== undefined && args.body !== null) {
       body = typeof args.body === "string" ? args.body : JSON.stringify(args.body);
@@ -124,6 +130,11 @@ const httpRequest: ToolImpl = {
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
   },
 };
+
+/** A key as a header value: as it is when printable ASCII of at most 255 characters (Stripe's limit), else its sha256. */
+function headerKey(key: string): string {
+  return /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(key) ? key : createHash("sha256").update(key).digest("hex");
+}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
