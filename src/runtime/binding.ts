@@ -9,6 +9,7 @@
 import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
 import { evaluateValue, type EvalEnv } from "../compiler/expr/index.js";
+import { fingerprint, type SecretSalt } from "./fingerprint.js";
 import { evaluateKey } from "./keys.js";
 import type { RunState } from "./store.js";
 
@@ -58,4 +59,19 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
   return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null }));
+}
+
+/**
+ * What a session's approvals are bound to besides each step: its code (code.ts) and the
+ * values of the plan's `secrets:`, which its calls read (a URL, a key, a target) and its
+ * programs get, though `approve` sees none of them. A resume with other values (another
+ * webhook, another account's key) is not what was approved. The values count as one
+ * fingerprint under the run's salt (scrypt: this digest is in the session's first event),
+ * paid once a session of a plan that lists secrets (not looked for in the steps: a resume
+ * reads only the steps it may run).
+ */
+export function sessionBinding(code: string, secrets: Readonly<Record<string, string>>, salt: SecretSalt): string {
+  const names = Object.keys(secrets).sort();
+  if (names.length === 0) return code;
+  return sha256(`${code}\n${fingerprint(canonicalJson(Object.fromEntries(names.map((n) => [n, secrets[n]!]))), salt)}`);
 }

@@ -29,6 +29,7 @@ import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
 import { codeDigest, codeFiles, planDir, serverPrograms } from "./code.js";
+import { sessionBinding } from "./binding.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -238,7 +239,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const state = newRunState(opts.plan, runId, inputs);
     // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
     const files = codeFiles(modules, serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile)));
-    const code = codeDigest(files);
+    const code = sessionBinding(codeDigest(files), secrets, secretSalt);
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -338,7 +339,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     const files = codeFiles(modules, serverPrograms(plan, planDir(process.cwd(), config.planFile)));
-    const code = codeDigest(files);
+    const code = sessionBinding(codeDigest(files), secrets, salt);
     emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     // The steps and their states in run order, looked up once for the checks, the tools and the scheduler.

@@ -200,3 +200,60 @@ steps:
     expect(api.seen[1]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe("red team 7: an approval is bound to the values of the plan's secrets", () => {
+  const PLAN = `planspec: 1
+name: hook
+goal: announce the release in the team channel
+secrets: [CHAT_WEBHOOK]
+tools: { fs.read: { risk: read }, http.request: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_note:
+    kind: read
+    goal: read the release note
+    tool: fs.read
+    with: { path: note.txt }
+    output: note
+  announce:
+    kind: external
+    goal: announce the release in the team channel
+    needs: [read_note]
+    tool: http.request
+    with:
+      url: "\${{ secrets.CHAT_WEBHOOK }}"
+      method: POST
+      body: { text: "\${{ steps.read_note.output.content }}" }
+    idempotency_key: "announce:\${{ run.id }}"
+    approval: { required: true, approvers: [ops], timeout: 1h }
+    output: posted
+`;
+
+  async function approved(resumeWith: (origin: string) => string): Promise<{ team: Seen[]; customers: Seen[]; code: number | null; ws: string }> {
+    const hooks = await server(() => ({ status: 200, body: "{}" }));
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "note.txt", "v1.2 is out");
+    const team = `${hooks.origin}/hooks/team-channel`;
+    expect((await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r"], { CHAT_WEBHOOK: team })).code).toBe(3);
+    expect((await planspecAsync(ws, ["approve", "r", "announce", "--by", "ops"])).code).toBe(0);
+    const r = await planspecAsync(ws, ["resume", "r"], { CHAT_WEBHOOK: resumeWith(hooks.origin) });
+    return { team: hooks.seen.filter((s) => s.url === "/hooks/team-channel"), customers: hooks.seen.filter((s) => s.url !== "/hooks/team-channel"), code: r.code, ws };
+  }
+
+  it("a resume with another value of a secret the call reads voids it: no call, the run asks again", async () => {
+    const r = await approved((origin) => `${origin}/hooks/all-customers`);
+    // Before: approval held, the announcement POSTed to /hooks/all-customers, the run done.
+    expect(r.customers).toEqual([]);
+    expect(r.code).toBe(3);
+    const voided = events(join(r.ws, "r")).filter((e) => e.type === "approval.voided");
+    expect(voided.map((e) => e.data.node)).toEqual(["announce"]);
+    expect(JSON.stringify(events(join(r.ws, "r")))).not.toContain("all-customers");
+  });
+
+  it("a resume with the same values keeps it", async () => {
+    const r = await approved((origin) => `${origin}/hooks/team-channel`);
+    expect(r.code).toBe(0);
+    expect(r.team).toHaveLength(1);
+  });
+});
