@@ -257,3 +257,101 @@ steps:
     expect(r.team).toHaveLength(1);
   });
 });
+
+describe("red team 7: secrets cut between two chunks of a pipe", () => {
+  it("a dying MCP server's stderr line written in two pieces is quoted whole, and scrubbed", () => {
+    const ws = scratch();
+    // Answers initialize and tools/list; on a call writes its configuration to stderr in two writes, then dies.
+    put(
+      ws,
+      "srv.mjs",
+      String.raw`
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+let buf = "";
+process.stdin.on("data", (d) => {
+  buf += d;
+  for (let i; (i = buf.indexOf("\n")) >= 0; ) {
+    const line = buf.slice(0, i);
+    buf = buf.slice(i + 1);
+    if (!line.trim()) continue;
+    const m = JSON.parse(line);
+    if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "db", version: "1" } } });
+    else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "rows", description: "count rows", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }] } });
+    else if (m.method === "tools/call") {
+      const dsn = process.env.DSN;
+      process.stderr.write("fatal: cannot connect to " + dsn.slice(0, 22));
+      setTimeout(() => { process.stderr.write(dsn.slice(22) + " (timeout)\n"); setTimeout(() => process.exit(1), 100); }, 150);
+    } else if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, result: {} });
+  }
+});
+`,
+    );
+    expect(planspec(ws, ["import", "mcp", "db", "-o", "db.catalog.yaml", "--", process.execPath, "srv.mjs"]).code).toBe(0);
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: count
+goal: count the rows of the orders table
+secrets: [DB_DSN]
+mcp:
+  db: { command: ${process.execPath}, args: [srv.mjs], env: { DSN: "\${DB_DSN}" } }
+tools:
+  import: ./db.catalog.yaml
+steps:
+  count:
+    kind: analyze
+    goal: count the rows of the orders table
+    tool: db.rows
+`,
+    );
+    const dsn = "postgres://app:Hunter2-xyzzy-42@db.internal/prod";
+    const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "run", "--no-lint-gate"], { DB_DSN: dsn });
+    expect(r.code).toBe(1);
+    const state = json<{ nodes: { count: { lastError: string } } }>(join(ws, "run/state.json"));
+    expect(state.nodes.count.lastError).toContain("(stderr: fatal: cannot connect to [redacted] (timeout))");
+    // Before: "fatal: cannot connect to postgres://app:Hun | ter2-xyzzy-42@db.internal/prod (timeout)".
+    const text = everything(ws, "run", [r.stdout, r.stderr]);
+    expect(text).not.toContain("xyzzy-42");
+    expect(text).not.toContain("app:Hun");
+  });
+
+  it("exec: a secret's character cut between two chunks of the program's output is still the secret", () => {
+    const ws = scratch();
+    const secret = "pässwort-Geheim-4711-örtlich";
+    // 'p' is byte 65,534 and 'ä' bytes 65,535–65,536: a pipe read of 64 KiB ends inside 'ä'. Other offsets too.
+    const program = `const s = Buffer.from(process.env.APP_PASSWORD); for (const n of [65534, 65533, 65535]) process.stdout.write(Buffer.concat([Buffer.alloc(n, 97), s, Buffer.from("\\n")]));`;
+    put(ws, "print.mjs", program);
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: print
+goal: run the report program
+secrets: [APP_PASSWORD]
+tools: { fs.read: { risk: read }, exec: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_program:
+    kind: read
+    goal: read the report program
+    tool: fs.read
+    with: { path: print.mjs }
+    output: program
+  report:
+    kind: write
+    needs: [read_program]
+    goal: run the report program that was read
+    tool: exec
+    with: { command: ${process.execPath}, args: [print.mjs], env: { BYTES: "\${{ steps.read_program.output.bytes }}" } }
+    output: log
+`,
+    );
+    const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "run"], { APP_PASSWORD: secret });
+    expect(r.code, r.stderr).toBe(0);
+    const text = everything(ws, "run", [r.stdout, r.stderr]);
+    // Before: "p\uFFFD\uFFFDsswort-Geheim-4711-örtlich" in the artifact.
+    expect(text).not.toContain("Geheim-4711");
+    expect(text.match(/\[redacted\]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -86,11 +86,14 @@ const exec: ToolImpl = {
       const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
-      child.stdout.on("data", (d: Buffer) => {
-        if (stdout.length < MAX_CAPTURE) stdout += d.toString("utf8");
+      // Decoded across chunks: a character cut between two (one of a secret's) is not two U+FFFDs the scrubber cannot match.
+      child.stdout.setEncoding("utf8");
+      child.stderr.setEncoding("utf8");
+      child.stdout.on("data", (d: string) => {
+        if (stdout.length < MAX_CAPTURE) stdout += d;
       });
-      child.stderr.on("data", (d: Buffer) => {
-        if (stderr.length < MAX_CAPTURE) stderr += d.toString("utf8");
+      child.stderr.on("data", (d: string) => {
+        if (stderr.length < MAX_CAPTURE) stderr += d;
       });
       child.on("error", (err) => reject(ctx.signal.aborted ? ctx.signal.reason : new ToolError(`exec: ${err.message}`)));
       child.on("close", (code, sig) => resolve({ exitCode: code ?? (sig ? 128 : 1), stdout, stderr }));
