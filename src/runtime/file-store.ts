@@ -46,7 +46,7 @@ import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
-import { openOwnFile, readOwnFile } from "./own-files.js";
+import { openOwnFile, readOwnFile, refuseSharedDir } from "./own-files.js";
 import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart, type JournalRecord } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { encodeOverview, fileIdentity, OVERVIEW_FILE, PLAN_INDEX_FILE, writePlanIndex } from "./overview.js";
@@ -962,6 +962,7 @@ export class FileStore implements Store {
 
   async lock(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
+    refuseSharedDir(this.dir);
     acquireLock(this.path("lock"));
     this.removeTempFiles();
   }

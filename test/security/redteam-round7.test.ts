@@ -12,9 +12,14 @@
  *   joined by " | ": the scrubber saw two halves of the password, not the password;
  * - `exec` decoded each chunk of a program's output alone: a secret's non-ASCII character
  *   cut between two chunks became two U+FFFDs, and the rest of the secret stayed in clear.
- * Real CLI, real shells and programs, a real MCP server process, real HTTP servers on 127.0.0.1.
+ * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
+ *   place) was used: that user replaced config.json (the run's tool modules) and the
+ *   operator's resume imported their module as root; or approved the gated step with
+ *   `planspec approve` after copying the records to files of their own.
+ * Real CLI, real shells and programs, a real second user (uid 65534), a real MCP server process, real HTTP servers on 127.0.0.1.
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -353,5 +358,105 @@ steps:
     // Before: "p\uFFFD\uFFFDsswort-Geheim-4711-örtlich" in the artifact.
     expect(text).not.toContain("Geheim-4711");
     expect(text.match(/\[redacted\]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+  });
+});
+
+const root = process.getuid?.() === 0;
+
+/** Runs `cmd` as uid/gid 65534 (another local user). */
+function asOther(cmd: string, args: string[], cwd = "/"): { status: number | null; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, uid: 65534, gid: 65534, encoding: "utf8", env: { ...process.env, HOME: "/tmp", NO_COLOR: "1" } });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe("red team 7: a run directory another user can change", () => {
+  const PLAN = `planspec: 1
+name: rotate
+goal: rotate the signing key after review
+tools: { fs.read: { risk: read }, fs.write: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_key:
+    kind: read
+    goal: read the current key id
+    tool: fs.read
+    with: { path: key.txt }
+    output: key
+  rotate:
+    kind: write
+    goal: write the new key id
+    needs: [read_key]
+    tool: fs.write
+    with: { path: rotated.txt, content: "rotated \${{ steps.read_key.output.content }}" }
+    approval: { required: true, approvers: [security-lead], timeout: 24h }
+`;
+
+  function shared(): { ws: string; place: string } {
+    const ws = scratch();
+    chmodSync(ws, 0o755);
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "key.txt", "k1");
+    // A shared place everyone may write, with the sticky bit (as /tmp).
+    const place = join(ws, "tmp");
+    mkdirSync(place);
+    chmodSync(place, 0o1777);
+    return { ws, place };
+  }
+
+  it.runIf(root)("one the other user made is refused before anything runs: their module is never loaded, their approval never read", () => {
+    const { ws, place } = shared();
+    const dir = join(place, "nightly");
+    expect(asOther("mkdir", ["-m", "0777", dir]).status).toBe(0);
+    const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", dir]);
+    // Before: the run paused there (exit 3); the other user then pointed config.json's toolModules at
+    // their own module, and the operator's resume imported it (a marker written as uid 0), or ran
+    // the gated step on an approval they recorded themselves.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`run directory ${dir} can be changed by another user: it is owned by uid 65534`);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(existsSync(join(dir, "config.json"))).toBe(false);
+    expect(existsSync(join(ws, "rotated.txt"))).toBe(false);
+
+    // A run directory of the operator's own below a directory the other user owns: they may rename it away.
+    const theirs = join(place, "theirs");
+    expect(asOther("mkdir", ["-m", "0755", theirs]).status).toBe(0);
+    const below = planspec(ws, ["run", "p.plan.yaml", "--run-dir", join(theirs, "run")]);
+    expect(below.code).toBe(2);
+    expect(below.stderr).toContain(`(at ${theirs}): it is owned by uid 65534`);
+  });
+
+  it.runIf(root)("one made world-writable after the run started is refused on resume and approve", () => {
+    const { ws, place } = shared();
+    const dir = join(place, "nightly");
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", dir]).code).toBe(3);
+    chmodSync(dir, 0o777);
+    // What the other user does: their own copies of the records, their module in config.json.
+    const evil = join(dir, ".evil.mjs");
+    const marker = join(ws, "pwned");
+    writeFileSync(evil, `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, String(process.getuid())); export default {};`);
+    const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { toolModules: string[] };
+    config.toolModules = [evil];
+    writeFileSync(join(dir, ".c"), JSON.stringify(config));
+    renameSync(join(dir, ".c"), join(dir, "config.json"));
+    const approve = planspec(ws, ["approve", dir, "rotate", "--by", "security-lead"]);
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toContain("every user may write it");
+    const resumed = planspec(ws, ["resume", dir]);
+    expect(resumed.code).toBe(2);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(ws, "rotated.txt"))).toBe(false);
+    // Made private again, the same run goes on (the rewritten config is the owner's business now).
+    chmodSync(dir, 0o700);
+    config.toolModules = [];
+    writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+    expect(planspec(ws, ["approve", dir, "rotate", "--by", "security-lead"]).code).toBe(0);
+    expect(planspec(ws, ["resume", dir]).code).toBe(0);
+    expect(readFileSync(join(ws, "rotated.txt"), "utf8")).toBe("rotated k1");
+  });
+
+  it("a private run directory below a sticky shared one (/tmp) and the default .planspec/runs still work", () => {
+    const { ws, place } = shared();
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", join(place, "mine")]).code).toBe(3);
+    expect(planspec(ws, ["run", "p.plan.yaml"]).code).toBe(3);
   });
 });
