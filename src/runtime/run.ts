@@ -30,6 +30,7 @@ import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
 import { codeDigest, codeFiles, planDir, serverPrograms } from "./code.js";
 import { sessionBinding } from "./binding.js";
+import { withScrubbedConsole } from "./scrubbed-console.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -219,7 +220,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const secretSalt = newSecretSalt();
   const scrub = sessionScrubber(opts.plan, inputs, secrets, env, secretSalt);
-  const tools = await setupTools(opts.plan, modules, { baseDir: planDir(opts.cwd, opts.planFile), env: opts.env, scrub });
+  const tools = await withScrubbedConsole(scrub, () => setupTools(opts.plan, modules, { baseDir: planDir(opts.cwd, opts.planFile), env: opts.env, scrub }));
   const { registry } = tools;
   let store: Store;
   if (opts.store) {
@@ -255,7 +256,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run());
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -354,7 +355,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       }
       return { ...base, outcome: { status: "done" } };
     }
-    tools = await setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, steps: ordered.nodes.filter((_, i) => !isSettled(ordered.states[i]!.status)) });
+    tools = await withScrubbedConsole(scrub, () => setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, steps: ordered.nodes.filter((_, i) => !isSettled(ordered.states[i]!.status)) }));
     const { registry } = tools;
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
@@ -372,7 +373,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, ordered }).run();
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, ordered }).run());
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

@@ -12,6 +12,8 @@
  *   joined by " | ": the scrubber saw two halves of the password, not the password;
  * - `exec` decoded each chunk of a program's output alone: a secret's non-ASCII character
  *   cut between two chunks became two U+FFFDs, and the rest of the secret stayed in clear.
+ * - a tool module that logs its arguments (`console.log("calling with", args)`, at import
+ *   or in `run`) printed the plan's token on the terminal, a CI log;
  * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
  *   place) was used: that user replaced config.json (the run's tool modules) and the
  *   operator's resume imported their module as root; or approved the gated step with
@@ -458,5 +460,68 @@ steps:
     const { ws, place } = shared();
     expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", join(place, "mine")]).code).toBe(3);
     expect(planspec(ws, ["run", "p.plan.yaml"]).code).toBe(3);
+  });
+});
+
+describe("red team 7: what a careless tool module prints", () => {
+  it("console.log/error/warn/dir/info of a token, at import and in run, reach the terminal scrubbed", () => {
+    const token = "xoxb-5812734690-Qm7vT2kLp9Wz";
+    const ws = scratch();
+    put(
+      ws,
+      "tools.mjs",
+      `console.log("notify module loaded with", process.env.CHAT_TOKEN);
+export default {
+  notify: { risk: "external", run: (args) => {
+    console.log("notify: calling with", JSON.stringify(args));
+    console.error("debug token %s", args.token);
+    console.warn({ auth: "Bearer " + args.token });
+    console.dir({ nested: { t: args.token } }, { depth: 5 });
+    console.info(Buffer.from(args.token).toString("base64"));
+    return { ok: true };
+  } },
+};
+`,
+    );
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: notify
+goal: notify the team of the note
+secrets: [CHAT_TOKEN]
+tools: { fs.read: { risk: read }, notify: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_note:
+    kind: read
+    goal: read the note
+    tool: fs.read
+    with: { path: p.plan.yaml }
+    output: note
+  send:
+    kind: external
+    goal: notify the team of the note
+    needs: [read_note]
+    tool: notify
+    with: { token: "\${{ secrets.CHAT_TOKEN }}", text: "\${{ steps.read_note.output.bytes }}" }
+    idempotency_key: "notify:\${{ run.id }}"
+    approval: { required: true, approvers: [ops], timeout: 1h }
+`,
+    );
+    const env = { CHAT_TOKEN: token };
+    const run = planspec(ws, ["run", "p.plan.yaml", "--tools", "./tools.mjs", "--run-dir", "r"], env);
+    expect(run.code, run.stderr).toBe(3);
+    expect(planspec(ws, ["approve", "r", "send", "--by", "ops"]).code).toBe(0);
+    const resumed = planspec(ws, ["resume", "r"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const terminal = [run.stdout, run.stderr, resumed.stdout, resumed.stderr].join("\n");
+    // Before: the token verbatim on stdout and stderr, from the import (both sessions) and from each call.
+    expect(terminal).toContain("notify module loaded with [redacted]");
+    expect(terminal).toContain('notify: calling with {"token":"[redacted]"');
+    expect(terminal).toContain("debug token [redacted]");
+    expect(terminal).not.toContain(token);
+    expect(terminal).not.toContain(Buffer.from(token).toString("base64"));
+    expect(terminal).not.toContain("5812734690");
   });
 });
