@@ -256,7 +256,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run());
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace }).run());
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -373,7 +373,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, ordered }).run());
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, ordered }).run());
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

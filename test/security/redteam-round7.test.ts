@@ -8,6 +8,8 @@
  *   timeout (or re-run after a crash) was applied twice by an API that dedupes by key;
  * - an approval held when a resume gave the plan's `secrets:` other values (the approved
  *   announcement went to another webhook);
+ * - an approved `exec sh ./deploy.sh` ran the script as rewritten after the approval (the
+ *   binding covered the command's text, not the file it runs);
  * - a dying MCP server's stderr line that arrived in two chunks was quoted as two lines
  *   joined by " | ": the scrubber saw two halves of the password, not the password;
  * - `exec` decoded each chunk of a program's output alone: a secret's non-ASCII character
@@ -262,6 +264,74 @@ steps:
     const r = await approved((origin) => `${origin}/hooks/team-channel`);
     expect(r.code).toBe(0);
     expect(r.team).toHaveLength(1);
+  });
+});
+
+describe("red team 7: an approval is bound to the workspace files the step's arguments name", () => {
+  const PLAN = `planspec: 1
+name: deploy
+goal: deploy the reviewed release
+tools: { fs.read: { risk: read }, exec: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_script:
+    kind: read
+    goal: read the deploy script for the reviewer
+    tool: fs.read
+    with: { path: deploy.sh }
+    output: script
+  deploy:
+    kind: external
+    needs: [read_script]
+    goal: run the deploy script that was read and reviewed
+    tool: exec
+    with: { command: "sh ./deploy.sh", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
+    idempotency_key: "deploy:\${{ run.id }}"
+    approval: { required: true, approvers: [release-manager], timeout: 24h }
+`;
+
+  function paused(): string {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    put(ws, "deploy.sh", "echo deploying v1.2 > deployed.txt\n");
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"]).code).toBe(3);
+    return ws;
+  }
+
+  it("a script rewritten after the approval voids it; approved again as it is now, it runs", () => {
+    const ws = paused();
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    put(ws, "deploy.sh", "echo something else entirely > deployed.txt\n");
+    const r = planspec(ws, ["resume", "r"]);
+    // Before: exit 0, deployed.txt "something else entirely": the approval held for a script nobody approved.
+    expect(r.code).toBe(3);
+    expect(existsSync(join(ws, "deployed.txt"))).toBe(false);
+    expect(events(join(ws, "r")).filter((e) => e.type === "approval.voided").map((e) => e.data.reason)).toEqual([expect.stringContaining("the workspace files they name")]);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "r"]).code).toBe(0);
+    expect(readFileSync(join(ws, "deployed.txt"), "utf8")).toBe("something else entirely\n");
+  });
+
+  it("an unchanged script keeps it; an approver who cannot see the workspace (another machine) binds no files, and says so", () => {
+    const ws = paused();
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "r"]).code).toBe(0);
+    expect(readFileSync(join(ws, "deployed.txt"), "utf8")).toBe("deploying v1.2\n");
+
+    const ws2 = paused();
+    // The run directory moved to where the workspace is not (as approve on another machine sees a PostgreSQL store).
+    const elsewhere = scratch();
+    renameSync(join(ws2, "r"), join(elsewhere, "r"));
+    renameSync(ws2, `${ws2}.away`);
+    try {
+      expect(planspec(elsewhere, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    } finally {
+      renameSync(`${ws2}.away`, ws2);
+    }
+    renameSync(join(elsewhere, "r"), join(ws2, "r"));
+    expect(events(join(ws2, "r")).find((e) => e.type === "approval")?.data.files).toBe("unseen");
+    expect(planspec(ws2, ["resume", "r"]).code).toBe(0);
+    expect(readFileSync(join(ws2, "deployed.txt"), "utf8")).toBe("deploying v1.2\n");
   });
 });
 
