@@ -14,6 +14,9 @@
  *   joined by " | ": the scrubber saw two halves of the password, not the password;
  * - `exec` decoded each chunk of a program's output alone: a secret's non-ASCII character
  *   cut between two chunks became two U+FFFDs, and the rest of the secret stayed in clear.
+ * - a plan run with `--workspace W` from another directory (or a run made from a subdirectory
+ *   of the workspace) read another run's salt under `W/.planspec/runs` and appended forged
+ *   events to it: only the runs root of the current directory was guarded;
  * - a tool module that logs its arguments (`console.log("calling with", args)`, at import
  *   or in `run`) printed the plan's token on the terminal, a CI log;
  * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
@@ -593,5 +596,86 @@ steps:
     expect(terminal).not.toContain(token);
     expect(terminal).not.toContain(Buffer.from(token).toString("base64"));
     expect(terminal).not.toContain("5812734690");
+  });
+});
+
+describe("red team 7: the records of other runs kept in the workspace", () => {
+  const VICTIM = `planspec: 1
+name: victim
+goal: wait for a decision
+tools: { fs.read: { risk: read }, fs.write: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_key:
+    kind: read
+    goal: read the current key id
+    tool: fs.read
+    with: { path: key.txt }
+    output: key
+  rotate:
+    kind: write
+    goal: write the new key id
+    needs: [read_key]
+    tool: fs.write
+    with: { path: rotated.txt, content: "rotated \${{ steps.read_key.output.content }}" }
+    approval: { required: true, approvers: [security-lead], timeout: 24h }
+`;
+  const attacker = (runs: string) => `planspec: 1
+name: notes
+goal: tidy the notes of the shared data directory
+tools: { fs.read: { risk: read }, fs.write: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_index:
+    kind: read
+    goal: read the notes index
+    tool: fs.read
+    with: { path: ${runs}/victim/config.json }
+    output: index
+  note:
+    kind: write
+    needs: [read_index]
+    goal: append to the notes log
+    tool: fs.write
+    with: { path: ${runs}/victim/events.jsonl, content: "forged\\n", append: true }
+`;
+
+  function victim(cwd: string): string {
+    put(cwd, "victim.plan.yaml", VICTIM);
+    put(cwd, "key.txt", "k1");
+    expect(planspec(cwd, ["run", "victim.plan.yaml", "--run-id", "victim"]).code).toBe(3);
+    return join(cwd, ".planspec/runs/victim");
+  }
+
+  it("a run with --workspace W from another directory cannot read or append to W/.planspec/runs", () => {
+    const shared = scratch();
+    const run = victim(shared);
+    const before = readFileSync(join(run, "events.jsonl"), "utf8");
+    const salt = json<{ secretSalt: string }>(join(run, "config.json")).secretSalt;
+    const project = scratch();
+    put(project, "a.plan.yaml", attacker(".planspec/runs"));
+    const r = planspec(project, ["run", "a.plan.yaml", "--workspace", shared, "--run-dir", "r"]);
+    // Before: exit 0, the victim's salt in the artifacts, "forged" appended to its events.
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('path ".planspec/runs/victim/config.json" is inside the run directory or the runs root');
+    expect(filesUnder(join(project, "r")).map((f) => readFileSync(f, "utf8")).join("\n")).not.toContain(salt);
+    expect(readFileSync(join(run, "events.jsonl"), "utf8")).toBe(before);
+  });
+
+  it("nor can a run read the records of a run made from a subdirectory of its workspace", () => {
+    const ws = scratch();
+    mkdirSync(join(ws, "team"));
+    const run = victim(join(ws, "team"));
+    const before = readFileSync(join(run, "events.jsonl"), "utf8");
+    put(ws, "a.plan.yaml", attacker("team/.planspec/runs"));
+    const r = planspec(ws, ["run", "a.plan.yaml", "--run-dir", "r"]);
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(run, "events.jsonl"), "utf8")).toBe(before);
+    // Other dot-directories are the workspace's as before.
+    put(ws, "b.plan.yaml", attacker("team/.planspec/cache").replace("/victim/config.json", "/notes.txt").replace("/victim/events.jsonl", "/notes.txt"));
+    mkdirSync(join(ws, "team/.planspec/cache"));
+    put(ws, "team/.planspec/cache/notes.txt", "n1\n");
+    expect(planspec(ws, ["run", "b.plan.yaml", "--run-dir", "r2"]).code).toBe(0);
+    expect(readFileSync(join(ws, "team/.planspec/cache/notes.txt"), "utf8")).toBe("n1\nforged\n");
   });
 });
