@@ -17,6 +17,9 @@
  * - a plan run with `--workspace W` from another directory (or a run made from a subdirectory
  *   of the workspace) read another run's salt under `W/.planspec/runs` and appended forged
  *   events to it: only the runs root of the current directory was guarded;
+ * - an `exec` step past its timeout got a SIGTERM to its shell only: a script ignoring it, or
+ *   the program it was running, did its effect after the step had failed as timed out and
+ *   beside the retry (twice in all);
  * - a tool module that logs its arguments (`console.log("calling with", args)`, at import
  *   or in `run`) printed the plan's token on the terminal, a CI log;
  * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
@@ -677,5 +680,45 @@ steps:
     put(ws, "team/.planspec/cache/notes.txt", "n1\n");
     expect(planspec(ws, ["run", "b.plan.yaml", "--run-dir", "r2"]).code).toBe(0);
     expect(readFileSync(join(ws, "team/.planspec/cache/notes.txt"), "utf8")).toBe("n1\nforged\n");
+  });
+});
+
+describe("red team 7: an exec step past its timeout", () => {
+  it("is killed with everything it started: no effect after the step failed, none beside the retry", async () => {
+    const ws = scratch();
+    // A sync script that ignores SIGTERM, and a program it runs that ignores it too; each does its effect after 2 s.
+    put(ws, "sync.sh", `trap '' TERM\n${process.execPath} slow.mjs &\nsleep 2\necho "script $1" >> effects.txt\nwait\n`);
+    put(ws, "slow.mjs", `import { appendFileSync } from "node:fs"; process.on("SIGTERM", () => {}); setTimeout(() => appendFileSync("effects.txt", "program\\n"), 2000);`);
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: sync
+goal: run the sync script
+tools: { fs.read: { risk: read }, exec: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_script:
+    kind: read
+    goal: read the sync script
+    tool: fs.read
+    with: { path: sync.sh }
+    output: script
+  sync:
+    kind: write
+    needs: [read_script]
+    goal: run the sync script that was read
+    tool: exec
+    with: { command: sh, args: [./sync.sh, "\${{ steps.read_script.output.bytes }}"] }
+    timeout: 1s
+    retry: { max_attempts: 2, backoff: fixed, initial_delay: 10ms }
+`,
+    );
+    const r = await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r", "--no-lint-gate"]);
+    expect(r.stdout + r.stderr).toContain('step "sync" timed out after 1000ms');
+    expect(json<{ nodes: { sync: { status: string; attempts: number } } }>(join(ws, "r/state.json")).nodes.sync).toMatchObject({ status: "failed", attempts: 2 });
+    await new Promise((res) => setTimeout(res, 3000));
+    // Before: "program" and "script N" twice each, written after the run had ended with the step failed.
+    expect(existsSync(join(ws, "effects.txt")) ? readFileSync(join(ws, "effects.txt"), "utf8") : "").toBe("");
   });
 });
