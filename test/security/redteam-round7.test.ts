@@ -29,6 +29,7 @@
  * Real CLI, real shells and programs, a real second user (uid 65534), a real MCP server process, real HTTP servers on 127.0.0.1.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -185,11 +186,12 @@ steps:
     expect(events(join(ws, "r")).filter((e) => e.type === "tool.call" && e.data.node === "post_note")).toHaveLength(2);
     expect(api.seen).toHaveLength(2);
     // Before: two POSTs without a key, two notes.
-    expect(api.seen.map((s) => s.headers["idempotency-key"])).toEqual(["note:r:v1.2", "note:r:v1.2"]);
-    expect(applied).toEqual(["note:r:v1.2"]);
+    const sent = createHash("sha256").update("note:r:v1.2").digest("hex");
+    expect(api.seen.map((s) => s.headers["idempotency-key"])).toEqual([sent, sent]);
+    expect(applied).toEqual([sent]);
   });
 
-  it("a key the plan sets itself is kept; a key that is not a header value goes as its sha256", async () => {
+  it("a key the plan sets itself is kept; a key that is no header value (and says what it is made of) goes as its sha256", async () => {
     const api = await server(() => ({ status: 200, body: "{}" }));
     const ws = scratch();
     put(
@@ -212,7 +214,7 @@ steps:
     await planspecAsync(ws2, ["approve", "r", "post_note", "--by", "ops"]);
     const r2 = await planspecAsync(ws2, ["resume", "r"]);
     expect(r2.code, r2.stderr).toBe(0);
-    expect(api.seen[1]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}$/);
+    expect(api.seen[1]!.headers["idempotency-key"]).toBe(createHash("sha256").update("Notiz für Zoë").digest("hex"));
   });
 });
 

@@ -183,9 +183,13 @@ const httpRequest: ToolImpl = {
   },
 };
 
-/** A key as a header value: as it is when printable ASCII of at most 255 characters (Stripe's limit), else its sha256. */
+/**
+ * A key as a header value: its sha256, always a valid value (64 characters, under Stripe's
+ * 255) and the same for the same key, and saying nothing of what the key was built from
+ * (an input, a secret) to the host it goes to.
+ */
 function headerKey(key: string): string {
-  return /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(key) ? key : createHash("sha256").update(key).digest("hex");
+  return createHash("sha256").update(key).digest("hex");
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
