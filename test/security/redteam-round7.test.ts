@@ -667,6 +667,20 @@ steps:
     expect(readFileSync(join(run, "events.jsonl"), "utf8")).toBe(before);
   });
 
+  it("nor those of yesterday's run kept at a --run-dir of its own in the workspace", () => {
+    const ws = scratch();
+    put(ws, "victim.plan.yaml", VICTIM);
+    put(ws, "key.txt", "k1");
+    expect(planspec(ws, ["run", "victim.plan.yaml", "--run-dir", "runs/2026-12-06"]).code).toBe(3);
+    const before = readFileSync(join(ws, "runs/2026-12-06/events.jsonl"), "utf8");
+    put(ws, "a.plan.yaml", attacker("runs").replaceAll("runs/victim", "runs/2026-12-06"));
+    const r = planspec(ws, ["run", "a.plan.yaml", "--run-dir", "runs/2026-12-07"]);
+    // Before: exit 0, "forged" appended to the paused run's events.
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('path "runs/2026-12-06/config.json" is inside the run directory or the runs root');
+    expect(readFileSync(join(ws, "runs/2026-12-06/events.jsonl"), "utf8")).toBe(before);
+  });
+
   it("nor can a run read the records of a run made from a subdirectory of its workspace", () => {
     const ws = scratch();
     mkdirSync(join(ws, "team"));
