@@ -6,6 +6,7 @@
  * call, and a decision whose binding differs (new inputs, a revision, a resume with
  * `--input`) is void: the run asks again.
  */
+import { createHash } from "node:crypto";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { IRNode, PlanIR, Value } from "../ir.js";
@@ -78,16 +79,22 @@ export function namedFiles(args: unknown, workspace: string): Record<string, str
     if (typeof v === "string") pushWords(words, v);
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) stack.push(x);
   }
+  // A program's words are relative to its start directory (`exec`'s `cwd`), else to the workspace.
+  const cwd = args !== null && typeof args === "object" && typeof (args as { cwd?: unknown }).cwd === "string" ? resolve(root, (args as { cwd: string }).cwd) : root;
+  const bases = cwd === root ? [root] : [cwd, root];
   for (const w of words.slice(0, NAMED_MAX)) {
-    try {
-      const real = realpathSync(resolve(root, w));
-      const rel = relative(root, real);
-      if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || Object.hasOwn(out, rel)) continue;
-      const st = statSync(real);
-      if (!st.isFile()) continue;
-      out[rel] = st.size > NAMED_FILE_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : sha256(readFileSync(real, "utf8"));
-    } catch {
-      // Not a file of the workspace.
+    for (const base of bases) {
+      try {
+        const real = realpathSync(resolve(base, w));
+        const rel = relative(root, real);
+        if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || Object.hasOwn(out, rel)) continue;
+        const st = statSync(real);
+        if (!st.isFile()) continue;
+        // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
+        out[rel] = st.size > NAMED_FILE_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex");
+      } catch {
+        // Not a file of the workspace.
+      }
     }
   }
   return out;

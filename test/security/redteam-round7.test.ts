@@ -320,6 +320,18 @@ steps:
     expect(readFileSync(join(ws, "deployed.txt"), "utf8")).toBe("something else entirely\n");
   });
 
+  it("a script named relative to the program's cwd counts too", () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN.replace('command: "sh ./deploy.sh"', 'command: "sh ./deploy.sh", cwd: ops').replace("path: deploy.sh", "path: ops/deploy.sh"));
+    mkdirSync(join(ws, "ops"));
+    put(ws, "ops/deploy.sh", "echo deploying v1.2 > deployed.txt\n");
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    put(ws, "ops/deploy.sh", "echo something else entirely > deployed.txt\n");
+    expect(planspec(ws, ["resume", "r"]).code).toBe(3);
+    expect(existsSync(join(ws, "ops/deployed.txt"))).toBe(false);
+  });
+
   it("an unchanged script keeps it; an approver who cannot see the workspace (another machine) binds no files, and says so", () => {
     const ws = paused();
     expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
