@@ -22,6 +22,9 @@
  *   beside the retry (twice in all);
  * - a tool module that logs its arguments (`console.log("calling with", args)`, at import
  *   or in `run`) printed the plan's token on the terminal, a CI log;
+ * - a tool that returned a Node Buffer (`execSync(…)`, `readFileSync(p)`) stored its bytes as
+ *   JSON numbers (`{"type":"Buffer","data":[115,118,99,…]}`): a secret in them was in no form
+ *   the scrubber knew;
  * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
  *   place) was used: that user replaced config.json (the run's tool modules) and the
  *   operator's resume imported their module as root; or approved the gated step with
@@ -748,5 +751,47 @@ steps:
     await new Promise((res) => setTimeout(res, 3000));
     // Before: "program" and "script N" twice each, written after the run had ended with the step failed.
     expect(existsSync(join(ws, "effects.txt")) ? readFileSync(join(ws, "effects.txt"), "utf8") : "").toBe("");
+  });
+});
+
+describe("red team 7: a secret in the bytes of a Buffer a tool returns", () => {
+  it("is scrubbed from the artifact, the idempotency record and status --json; other bytes are kept", () => {
+    const token = "svc-7f3a9c2e1b4d6f80";
+    const ws = scratch();
+    put(
+      ws,
+      "tools.mjs",
+      `import { execSync } from "node:child_process";
+export default {
+  whoami: { risk: "read", run: (args) => ({ stdout: execSync("echo connected as $SVC_TOKEN", { env: { SVC_TOKEN: args.token } }), plain: Buffer.from("no secret here") }) },
+};
+`,
+    );
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: whoami
+goal: check which account the service token is for
+secrets: [SVC_TOKEN]
+tools: { whoami: { risk: read } }
+limits: { max_tool_calls: 2 }
+steps:
+  check:
+    kind: read
+    goal: check which account the token is for
+    tool: whoami
+    with: { token: "\${{ secrets.SVC_TOKEN }}" }
+    idempotency_key: "whoami:\${{ run.id }}"
+`,
+    );
+    const r = planspec(ws, ["run", "p.plan.yaml", "--tools", "./tools.mjs", "--run-dir", "r"], { SVC_TOKEN: token });
+    expect(r.code, r.stderr).toBe(0);
+    const decoded = (text: string) => text.replace(/\{"type":"Buffer","data":\[([\d,]*)\]\}/g, (_, d: string) => JSON.stringify(Buffer.from(d === "" ? [] : d.split(",").map(Number)).toString("utf8")));
+    const text = decoded(everything(ws, "r", [r.stdout, r.stderr]));
+    // Before: "connected as svc-7f3a9c2e1b4d6f80" once the artifact's bytes are read as text.
+    expect(text).toContain("connected as [redacted]");
+    expect(text).not.toContain(token);
+    expect(text).toContain("no secret here");
   });
 });
