@@ -46,6 +46,9 @@ export function readOwnFile(file: string): Buffer {
   }
 }
 
+/** The mode a run directory is made with: no one else may write it, whatever the umask (refuseSharedDir). */
+export const RUN_DIR_MODE = 0o755;
+
 /**
  * Refuses a run directory another user could change. Its records are what a resume trusts:
  * an approval in the events and state, the tool modules config.json names (loaded in-process),

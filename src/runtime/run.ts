@@ -31,6 +31,7 @@ import { pushAll } from "../util/arrays.js";
 import { codeDigest, codeFiles, planDir, serverPrograms } from "./code.js";
 import { sessionBinding } from "./binding.js";
 import { withScrubbedConsole } from "./scrubbed-console.js";
+import { RUN_DIR_MODE } from "./own-files.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -230,7 +231,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
     const stray = existsSync(dir) ? strayRunRecords(dir) : undefined;
     if (stray !== undefined) throw new InputError(`run directory ${dir} holds records of another run (${stray}) but no run: remove them, or choose another --run-dir`);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: RUN_DIR_MODE });
     store = new FileStore(dir, runId);
   }
   instrument(store, opts.afterStateWrite);

@@ -33,7 +33,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -547,6 +547,17 @@ steps:
     expect(planspec(ws, ["approve", dir, "rotate", "--by", "security-lead"]).code).toBe(0);
     expect(planspec(ws, ["resume", dir]).code).toBe(0);
     expect(readFileSync(join(ws, "rotated.txt"), "utf8")).toBe("rotated k1");
+  });
+
+  it("made under umask 000, the run directory and its artifacts/ are still writable by no one else", () => {
+    const ws = scratch();
+    put(ws, "p.plan.yaml", PLAN);
+    // More than 64 bytes: the output is stored in artifacts/, not inline.
+    put(ws, "key.txt", "k1-".repeat(40));
+    const r = spawnSync("sh", ["-c", `umask 000 && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(import.meta.dirname, "../../bin/planspec"))} run p.plan.yaml --run-dir runs/r`], { cwd: ws, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    // Before the mode: planspec made runs/ and runs/r 0777 itself, so another user could replace its records.
+    expect(r.status, r.stderr).toBe(3);
+    for (const d of ["runs", "runs/r", "runs/r/artifacts"]) expect(statSync(join(ws, d)).mode & 0o022, d).toBe(0);
   });
 
   it("a private run directory below a sticky shared one (/tmp) and the default .planspec/runs still work", () => {
