@@ -25,6 +25,9 @@
  * - a tool that returned a Node Buffer (`execSync(…)`, `readFileSync(p)`) stored its bytes as
  *   JSON numbers (`{"type":"Buffer","data":[115,118,99,…]}`): a secret in them was in no form
  *   the scrubber knew;
+ * - `planspec resolve --adopt RESULT.json` after a kill -9 mid-call stored the adopted result
+ *   (a copy of the API's answer, quoting the webhook's signing secret) unscrubbed in the
+ *   artifacts and the idempotency record;
  * - a run directory another local user had made (`--run-dir /tmp/nightly`, a shared
  *   place) was used: that user replaced config.json (the run's tool modules) and the
  *   operator's resume imported their module as root; or approved the gated step with
@@ -39,6 +42,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readOutput } from "../runtime/helpers.js";
+import { killHard, startPlanspec, waitFor } from "../cli/run-helpers.js";
 import { events, filesUnder, json, planspec, planspecAsync, put, scratch } from "./helpers.js";
 
 /** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
@@ -804,5 +808,63 @@ steps:
     expect(text).toContain("connected as [redacted]");
     expect(text).not.toContain(token);
     expect(text).toContain("no secret here");
+  });
+});
+
+describe("red team 7: a result adopted with planspec resolve", () => {
+  it("is scrubbed of the plan's secrets as a call's result is", async () => {
+    const secret = "whsec_9f8e7d6c5b4a39281706";
+    const ws = scratch();
+    put(
+      ws,
+      "tools.mjs",
+      `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default {
+  hook: { risk: "external", run: async (args, ctx) => { writeFileSync(join(ctx.workspace, "calling"), ""); await new Promise((r) => setTimeout(r, 60000)); return { ok: true }; } },
+};
+`,
+    );
+    put(
+      ws,
+      "p.plan.yaml",
+      `planspec: 1
+name: register
+goal: register the webhook
+secrets: [HOOK_SECRET]
+tools: { fs.read: { risk: read }, hook: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read:
+    kind: read
+    goal: read the webhook settings
+    tool: fs.read
+    with: { path: p.plan.yaml }
+    output: cfg
+  register:
+    kind: external
+    needs: [read]
+    goal: register the webhook with its signing secret
+    tool: hook
+    with: { secret: "\${{ secrets.HOOK_SECRET }}", size: "\${{ steps.read.output.bytes }}" }
+    idempotency_key: "register:\${{ run.id }}"
+`,
+    );
+    const env = { HOOK_SECRET: secret };
+    const child = startPlanspec(ws, ["run", "p.plan.yaml", "--tools", "./tools.mjs", "--run-dir", "r", "--no-lint-gate"], env);
+    await waitFor(() => existsSync(join(ws, "calling")));
+    await killHard(child);
+    // The keyed external call was cut: resume holds it for a person.
+    expect((await planspecAsync(ws, ["resume", "r", "--tools", "./tools.mjs"], env)).code).toBe(3);
+    // The operator pastes what the API's dashboard shows: the webhook, with its signing secret.
+    put(ws, "result.json", JSON.stringify({ id: "we_123", secret, status: "enabled" }));
+    const resolved = await planspecAsync(ws, ["resolve", "r", "register", "--adopt", "result.json"], env);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    // Before: the secret verbatim in artifacts/ (or inline in the state) and in idempotency.json.
+    const text = everything(ws, "r", [resolved.stdout, resolved.stderr]);
+    expect(text).not.toContain(secret);
+    expect(text).toContain('"secret":"[redacted]"');
+    const done = await planspecAsync(ws, ["resume", "r", "--tools", "./tools.mjs"], env);
+    expect(done.code, done.stderr).toBe(0);
   });
 });
