@@ -126,12 +126,12 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
  * values of the plan's `secrets:`, which its calls read (a URL, a key, a target) and its
  * programs get, though `approve` sees none of them. A resume with other values (another
  * webhook, another account's key) is not what was approved. The values count as one
- * fingerprint under the run's salt (scrypt: this digest is in the session's first event),
- * paid once a session of a plan that lists secrets (not looked for in the steps: a resume
- * reads only the steps it may run).
+ * fingerprint under the run's salt (scrypt, about 30 ms: this digest is in the session's
+ * first event), paid only by a session with a `gated` step still to run (an approval to ask
+ * for or to check) in a plan that lists secrets; the session that asks is such a session.
  */
-export function sessionBinding(code: string, secrets: Readonly<Record<string, string>>, salt: SecretSalt): string {
+export function sessionBinding(code: string, secrets: Readonly<Record<string, string>>, salt: SecretSalt, gated: boolean): string {
   const names = Object.keys(secrets).sort();
-  if (names.length === 0) return code;
+  if (names.length === 0 || !gated) return code;
   return sha256(`${code}\n${fingerprint(canonicalJson(Object.fromEntries(names.map((n) => [n, secrets[n]!]))), salt)}`);
 }

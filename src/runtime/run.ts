@@ -241,7 +241,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const state = newRunState(opts.plan, runId, inputs);
     // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
     const files = codeFiles(modules, serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile)));
-    const code = sessionBinding(codeDigest(files), secrets, secretSalt);
+    const code = sessionBinding(codeDigest(files), secrets, secretSalt, opts.plan.nodes.some((n) => n.approval?.required === true));
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -341,11 +341,12 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     const files = codeFiles(modules, serverPrograms(plan, planDir(process.cwd(), config.planFile)));
-    const code = sessionBinding(codeDigest(files), secrets, salt);
-    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     // The steps and their states in run order, looked up once for the checks, the tools and the scheduler.
     const ordered = inRunOrder(plan, state, touched);
+    const gated = ordered.nodes.some((n, i) => n.approval?.required === true && !isSettled(ordered.states[i]!.status));
+    const code = sessionBinding(codeDigest(files), secrets, salt, gated);
+    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ordered, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) {
