@@ -48,7 +48,7 @@ Exit codes: 0 recorded, 2 usage error (no such step, the step waits for no resol
         const opened = await openStore(run, io, storeUrl(opts.store, io));
         const { resolveStep } = await import("../runtime/resolve.js");
         try {
-          await resolveStep(opened.store, step, resolution, opts.by);
+          await resolveStep(opened.store, step, resolution, opts.by, io.env);
           const what = resolution.choice === "adopt" ? `adopted ${opts.adopt} as its result` : "it runs again on resume";
           await write(io.stdout, `resolved: step "${step}": ${what}\nnext: planspec resume ${opened.ref}\n`);
           return 0;

@@ -6,9 +6,13 @@
  * call, and a decision whose binding differs (new inputs, a revision, a resume with
  * `--input`) is void: the run asks again.
  */
+import { createHash } from "node:crypto";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
 import { evaluateValue, type EvalEnv } from "../compiler/expr/index.js";
+import { fingerprint, type SecretSalt } from "./fingerprint.js";
 import { evaluateKey } from "./keys.js";
 import type { RunState } from "./store.js";
 
@@ -49,13 +53,85 @@ function callContext(plan: PlanIR, node: IRNode): unknown {
   return { tools, servers, secrets: [...(plan.secrets ?? [])].sort() };
 }
 
-/** The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code` digest (code.ts). */
-export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string): string {
+/** The most words of a step's arguments looked at as file names, and the largest file digested. */
+const NAMED_MAX = 256;
+const NAMED_FILE_MAX = 16 << 20;
+
+/**
+ * Files of the workspace a step's evaluated arguments name (`sh ./deploy.sh`, `args:
+ * [migrate.sql]`, `path: payload.json`), each by its content: what the call runs, applies or
+ * sends is in them, not in its arguments. A word counts when it is a regular file inside
+ * the workspace (by its real path); others are left out (a file made later is not named by
+ * an approval given before it existed, and is not what was approved: the binding then differs).
+ */
+export function namedFiles(args: unknown, workspace: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let root: string;
+  try {
+    root = realpathSync(workspace);
+  } catch {
+    return out;
+  }
+  const words: string[] = [];
+  const stack = [args];
+  while (stack.length > 0 && words.length < NAMED_MAX) {
+    const v = stack.pop();
+    if (typeof v === "string") pushWords(words, v);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) stack.push(x);
+  }
+  // A program's words are relative to its start directory (`exec`'s `cwd`), else to the workspace.
+  const cwd = args !== null && typeof args === "object" && typeof (args as { cwd?: unknown }).cwd === "string" ? resolve(root, (args as { cwd: string }).cwd) : root;
+  const bases = cwd === root ? [root] : [cwd, root];
+  for (const w of words.slice(0, NAMED_MAX)) {
+    for (const base of bases) {
+      try {
+        const real = realpathSync(resolve(base, w));
+        const rel = relative(root, real);
+        if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || Object.hasOwn(out, rel)) continue;
+        const st = statSync(real);
+        if (!st.isFile()) continue;
+        // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
+        out[rel] = st.size > NAMED_FILE_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex");
+      } catch {
+        // Not a file of the workspace.
+      }
+    }
+  }
+  return out;
+}
+
+/** The words of a command line or value that could name a file: split at spaces, quotes, `=` and shell operators. */
+function pushWords(words: string[], text: string): void {
+  for (const w of text.split(/[\s'"`=,;|&<>()]+/)) if (w !== "" && w !== "." && w.length < 4096 && !w.includes("\0")) words.push(w);
+}
+
+/**
+ * The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code`
+ * digest (code.ts); with `workspace`, also the content of the workspace files its arguments name (`namedFiles`).
+ */
+export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string, workspace?: string): string {
   const { span: _span, ...definition } = node;
   const read = inputsRead(node);
   const inputs = Object.fromEntries(Object.entries(state.inputs).filter(([k]) => read === undefined || read.has(k)));
   const upstream = Object.fromEntries(node.consumes.map((id) => [id, state.nodes[id]?.outputHash ?? null]));
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
-  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null }));
+  const files = workspace === undefined ? {} : namedFiles(args, workspace);
+  // Only when some file is named: a binding without files stays what older planspecs recorded.
+  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null, ...(Object.keys(files).length > 0 ? { files } : {}) }));
+}
+
+/**
+ * What a session's approvals are bound to besides each step: its code (code.ts) and the
+ * values of the plan's `secrets:`, which its calls read (a URL, a key, a target) and its
+ * programs get, though `approve` sees none of them. A resume with other values (another
+ * webhook, another account's key) is not what was approved. The values count as one
+ * fingerprint under the run's salt (scrypt, about 30 ms: this digest is in the session's
+ * first event), paid only by a session with a `gated` step still to run (an approval to ask
+ * for or to check) in a plan that lists secrets; the session that asks is such a session.
+ */
+export function sessionBinding(code: string, secrets: Readonly<Record<string, string>>, salt: SecretSalt, gated: boolean): string {
+  const names = Object.keys(secrets).sort();
+  if (names.length === 0 || !gated) return code;
+  return sha256(`${code}\n${fingerprint(canonicalJson(Object.fromEntries(names.map((n) => [n, secrets[n]!]))), salt)}`);
 }

@@ -1,9 +1,10 @@
 /** Recording a person's decision: an approval gate, or a `judge` criterion with no judge tool. */
+import { existsSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
-import { loadRun, openRun } from "./load.js";
+import { loadRun, openRun, readRunConfig } from "./load.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
 import { formatDuration } from "../compiler/durations.js";
@@ -56,6 +57,8 @@ export async function decide(
   return atStep(run, step, async ({ store, state, plan, node, st }) => {
     const record: Decision = { decision, by, at: nowIso(), ...(note ? { note } : {}) };
     let kind: DecideResult["kind"];
+    // The approver could not see the workspace: the files its arguments name are not bound.
+    let unseen = false;
     if (st.awaiting?.kind === "judge") {
       kind = "judge";
       st.judgeDecision = record;
@@ -77,14 +80,20 @@ export async function decide(
       if (decision === "approved") refuseExpired(node, st);
       // Bound to the code the last session ran with, as its first event recorded it (approve may run on
       // another machine than the sessions: a PostgreSQL store); the session that resumes must run the same.
-      if (decision === "approved") record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store));
+      // And to the workspace files its arguments name (`sh ./deploy.sh`), as they are now; an approver on a
+      // machine without the workspace (a PostgreSQL store) cannot see them, and says so in the event.
+      if (decision === "approved") {
+        const { workspace } = await readRunConfig(store);
+        unseen = !existsSync(workspace);
+        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace);
+      }
       st.decision = record;
       delete st.awaiting;
     } else {
       throw new DecisionError(`step "${step}" has no approval gate and waits for no judgement`);
     }
     state.reason = `step "${step}" ${decision} by ${by}: resume to ${decision === "approved" ? "continue" : "apply the decision"}`;
-    store.appendEvent("approval", { node: step, kind, decision, by, account: account(), ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}) });
+    store.appendEvent("approval", { node: step, kind, decision, by, account: account(), ...(note ? { note } : {}), ...(record.binding ? { binding: record.binding } : {}), ...(unseen ? { files: "unseen" } : {}) });
     await store.writeState(state);
     await store.syncEvents();
     (store as Store).requeue?.();

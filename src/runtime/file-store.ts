@@ -46,7 +46,7 @@ import { join } from "node:path";
 import type { PlanIR } from "../ir.js";
 import { fileRefHash, inStateRef, inStateText, inStateValue } from "./artifact-ref.js";
 import { commitStaged, fsyncDir, sha256Hex, stageFile, writeAll, writeFileAtomic, type StagedFile } from "./atomic.js";
-import { openOwnFile, readOwnFile } from "./own-files.js";
+import { openOwnFile, readOwnFile, refuseSharedDir, RUN_DIR_MODE } from "./own-files.js";
 import { applyRecords, checksummedLine, encodeRecord, IDENTITY, JOURNAL_FILE, linkOf, readChecksummedLines, readJournal, type HeadPart, type JournalRecord } from "./journal.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { encodeOverview, fileIdentity, OVERVIEW_FILE, PLAN_INDEX_FILE, writePlanIndex } from "./overview.js";
@@ -317,7 +317,7 @@ export interface KeptSummary {
  * a directory, would have the run's files written wherever it points, outside the run.
  */
 function ownDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: RUN_DIR_MODE });
   const st = lstatSync(dir);
   if (st.isSymbolicLink() || !st.isDirectory()) throw new IntegrityError(`${dir} is not a directory of the run (${st.isSymbolicLink() ? "a symlink" : "another kind of file"}): planspec writes nothing through it; remove it, or start a new run`);
 }
@@ -961,7 +961,8 @@ export class FileStore implements Store {
   }
 
   async lock(): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: RUN_DIR_MODE });
+    refuseSharedDir(this.dir);
     acquireLock(this.path("lock"));
     this.removeTempFiles();
   }

@@ -4,7 +4,8 @@
  * that a symlink, FIFO or device planted in their place is refused, not followed or
  * blocked on.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { IntegrityError } from "./store.js";
 
 /**
@@ -42,5 +43,40 @@ export function readOwnFile(file: string): Buffer {
     return readFileSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The mode a run directory is made with: no one else may write it, whatever the umask (refuseSharedDir). */
+export const RUN_DIR_MODE = 0o755;
+
+/**
+ * Refuses a run directory another user could change. Its records are what a resume trusts:
+ * an approval in the events and state, the tool modules config.json names (loaded in-process),
+ * recorded results adopted as done. Checksums are no seal against someone who may replace the
+ * files, so the directory and each one above it must be owned by this user or root and
+ * writable by no one else: not by everyone (above the run only with the sticky bit, as /tmp,
+ * which keeps others from renaming what is not theirs), nor by a group other than the user's own.
+ */
+export function refuseSharedDir(dir: string): void {
+  const uid = process.geteuid?.();
+  const gid = process.getegid?.();
+  // Not POSIX: no owners to compare.
+  if (uid === undefined || gid === undefined) return;
+  const run = realpathSync(dir);
+  for (let cur = run; ; cur = dirname(cur)) {
+    const st = statSync(cur);
+    const why =
+      st.uid !== uid && st.uid !== 0
+        ? `it is owned by uid ${st.uid}`
+        : (st.mode & 0o002) !== 0 && (cur === run || (st.mode & 0o1000) === 0)
+          ? "every user may write it"
+          : (st.mode & 0o020) !== 0 && st.gid !== gid && st.gid !== 0
+            ? `group ${st.gid} may write it`
+            : undefined;
+    if (why !== undefined) {
+      const where = cur === run ? "" : ` (at ${cur})`;
+      throw new IntegrityError(`run directory ${dir} can be changed by another user${where}: ${why}; a resume trusts its records (approvals, the tool modules it loads), so planspec uses only a directory no one else can write: chmod go-w, or choose another --run-dir`);
+    }
+    if (cur === dirname(cur)) return;
   }
 }

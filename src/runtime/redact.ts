@@ -6,7 +6,14 @@
  */
 import { fingerprint, newSecretSalt, type SecretSalt } from "./fingerprint.js";
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+/**
+ * Names of credentials, as fields and environment variables spell them. Besides the words
+ * anywhere: the short forms clients read as a word of the name (`MYSQL_PWD`, `DB_PASS`,
+ * `CI_JOB_JWT`, `SENTRY_DSN`), passphrases, connection strings (Azure's
+ * `…_CONNECTION_STRING` holds an `AccountKey=`) and webhook URLs (the secret is the path).
+ * `PWD` alone is the shell's directory, `PASSENGER_*` or `BYPASS` no word `PASS`.
+ */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|WEBHOOK|CONN(?:ECTION)?_?STR|(?:^|_)(?:PASS|JWT|DSN)(?:_|$)|_PWD(?:_|$)/i;
 export const REDACTED = "[redacted]";
 
 /**
@@ -165,6 +172,19 @@ function formsPattern(forms: readonly string[], escaped: readonly string[]): Reg
   }
 }
 
+/**
+ * The bytes of a Node Buffer as JSON writes it (`{ "type": "Buffer", "data": [99, 111, …] }`):
+ * what a tool returns when it hands back `execSync(…)` or `readFileSync(p)` without an
+ * encoding. The secret's bytes are numbers there, which no text pattern finds.
+ */
+function bufferBytes(value: object): number[] | undefined {
+  const keys = Object.keys(value);
+  const data = (value as { data?: unknown }).data;
+  if (keys.length !== 2 || !Array.isArray(data)) return undefined;
+  for (const b of data) if (!Number.isInteger(b) || (b as number) < 0 || (b as number) > 255) return undefined;
+  return data as number[];
+}
+
 export class Scrubber {
   /** Every fixed form of every secret the escaped patterns do not find, longest first so a secret containing another is replaced whole. */
   private readonly needles: string[];
@@ -233,10 +253,21 @@ export class Scrubber {
     return this.walk(value, true);
   }
 
+  /** A Buffer's JSON with its bytes scrubbed as UTF-8 text; unchanged (a copy) when no secret is in them. */
+  private buffer(bytes: number[]): unknown {
+    const text = Buffer.from(bytes).toString("utf8");
+    const clean = this.text(text);
+    return { type: "Buffer", data: clean === text ? [...bytes] : [...Buffer.from(clean, "utf8")] };
+  }
+
   private walk(value: unknown, byName: boolean): unknown {
     if (typeof value === "string") return this.text(value);
     if (Array.isArray(value)) return value.map((v) => this.walk(v, byName));
     if (value !== null && typeof value === "object") {
+      if ((value as { type?: unknown }).type === "Buffer") {
+        const bytes = bufferBytes(value);
+        if (bytes !== undefined) return this.buffer(bytes);
+      }
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         // defineProperty: a "__proto__" key from parsed JSON stays a key, not a prototype.

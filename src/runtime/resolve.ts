@@ -7,15 +7,22 @@
 import { atStep, DecisionError } from "./decide.js";
 import { envFor, outputSource } from "./env.js";
 import { evaluateKey } from "./keys.js";
+import { readRunConfig } from "./load.js";
 import { inlineCopy } from "./recorded.js";
+import { Scrubber, secretValues } from "./redact.js";
+import { runSalt } from "./secrets.js";
 import { resetNode, transition } from "./states.js";
 import { nowIso, type Store } from "./store.js";
 
 export type Resolution = { choice: "rerun" } | { choice: "adopt"; result: unknown };
 
-/** Records a person's resolution of `step`; the run continues on `resume`. */
-export async function resolveStep(run: string | Store, step: string, resolution: Resolution, by?: string): Promise<{ key?: string }> {
-  return atStep(run, step, async ({ store, state, node, st }) => {
+/**
+ * Records a person's resolution of `step`; the run continues on `resume`. An adopted result
+ * is scrubbed as a call's result would be, of the secrets `env` holds (the plan's `secrets:`
+ * and credential-looking variables): it is often a copy of the API's answer, which may quote one.
+ */
+export async function resolveStep(run: string | Store, step: string, resolution: Resolution, by?: string, env: NodeJS.ProcessEnv = process.env): Promise<{ key?: string }> {
+  return atStep(run, step, async ({ store, state, plan, node, st }) => {
     const waits = st.awaiting?.kind;
     if (waits !== "resolve" && waits !== "interrupted") {
       throw new DecisionError(`step "${step}" is ${st.status} and waits for no resolution: resolve settles a keyed step whose recorded result is lost, or a step interrupted mid-call`);
@@ -27,8 +34,10 @@ export async function resolveStep(run: string | Store, step: string, resolution:
     let resultRef: string | undefined;
     if (key !== undefined) await store.forgetIdempotency(key);
     if (resolution.choice === "adopt") {
-      const art = await store.putArtifact(resolution.result, true);
-      if (key !== undefined) await store.recordIdempotency(key, art.ref, inlineCopy(resolution.result, art));
+      const listed = (plan.secrets ?? []).flatMap((n) => (env[n] ? [env[n]] : []));
+      const result = new Scrubber([...listed, ...secretValues(env)], { salt: runSalt(await readRunConfig(store)) }).value(resolution.result);
+      const art = await store.putArtifact(result, true);
+      if (key !== undefined) await store.recordIdempotency(key, art.ref, inlineCopy(result, art));
       if (st.status === "pending") transition(step, st, "running");
       transition(step, st, "done");
       st.outputRef = art.ref;

@@ -29,6 +29,9 @@ import type { ToolImpl } from "./tools/types.js";
 import { inside } from "./tools/workspace.js";
 import { pushAll } from "../util/arrays.js";
 import { codeDigest, codeFiles, planDir, serverPrograms } from "./code.js";
+import { sessionBinding } from "./binding.js";
+import { withScrubbedConsole } from "./scrubbed-console.js";
+import { RUN_DIR_MODE } from "./own-files.js";
 
 export interface SessionOptions {
   concurrency?: number;
@@ -218,7 +221,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
   const modules = opts.toolModules.map((m) => resolve(opts.cwd, m));
   const secretSalt = newSecretSalt();
   const scrub = sessionScrubber(opts.plan, inputs, secrets, env, secretSalt);
-  const tools = await setupTools(opts.plan, modules, { baseDir: planDir(opts.cwd, opts.planFile), env: opts.env, scrub });
+  const tools = await withScrubbedConsole(scrub, () => setupTools(opts.plan, modules, { baseDir: planDir(opts.cwd, opts.planFile), env: opts.env, scrub }));
   const { registry } = tools;
   let store: Store;
   if (opts.store) {
@@ -228,7 +231,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     if (existsSync(resolve(dir, "state.json"))) throw new InputError(`run directory ${dir} already holds a run; use planspec resume`);
     const stray = existsSync(dir) ? strayRunRecords(dir) : undefined;
     if (stray !== undefined) throw new InputError(`run directory ${dir} holds records of another run (${stray}) but no run: remove them, or choose another --run-dir`);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: RUN_DIR_MODE });
     store = new FileStore(dir, runId);
   }
   instrument(store, opts.afterStateWrite);
@@ -238,7 +241,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const state = newRunState(opts.plan, runId, inputs);
     // The code the calls run (code.ts), in the session's first event: `approve` binds an approval to it.
     const files = codeFiles(modules, serverPrograms(opts.plan, planDir(opts.cwd, opts.planFile)));
-    const code = codeDigest(files);
+    const code = sessionBinding(codeDigest(files), secrets, secretSalt, opts.plan.nodes.some((n) => n.approval?.required === true));
     const config: RunConfig = {
       toolModules: modules,
       workspace: realpathSync(workspace),
@@ -254,7 +257,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code }).run();
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace }).run());
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -338,11 +341,12 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const sink = redactingStore(store, plan, scrub);
     const emit = emitter(sink, opts.onEvent);
     const files = codeFiles(modules, serverPrograms(plan, planDir(process.cwd(), config.planFile)));
-    const code = codeDigest(files);
-    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const touched = new Set<string>();
     // The steps and their states in run order, looked up once for the checks, the tools and the scheduler.
     const ordered = inRunOrder(plan, state, touched);
+    const gated = ordered.nodes.some((n, i) => n.approval?.required === true && !isSettled(ordered.states[i]!.status));
+    const code = sessionBinding(codeDigest(files), secrets, salt, gated);
+    emit("run.resumed", { runId: state.runId, fromStatus: state.status, stateVersion: state.stateVersion, code, ...(migratedFrom !== undefined ? { migratedFrom } : {}) });
     const report = await checkForResume(plan, state, sink, { rerunInterrupted: opts.rerunInterrupted ?? false, emit, touched, ordered, ...(changed ? { changedInputs: changed } : {}) });
     const base = { runId: state.runId, dir, resume: report, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
     if (state.status === "done" && report.reset.length === 0) {
@@ -353,7 +357,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
       }
       return { ...base, outcome: { status: "done" } };
     }
-    tools = await setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, steps: ordered.nodes.filter((_, i) => !isSettled(ordered.states[i]!.status)) });
+    tools = await withScrubbedConsole(scrub, () => setupTools(plan, modules, { baseDir: planDir(process.cwd(), config.planFile), env: opts.env, scrub, steps: ordered.nodes.filter((_, i) => !isSettled(ordered.states[i]!.status)) }));
     const { registry } = tools;
     if (report.blocked.length > 0) {
       const list = report.blocked.map((b) => `"${b.node}" (${b.risk})`).join(", ");
@@ -371,7 +375,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, ordered }).run();
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, ordered }).run());
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

@@ -32,6 +32,8 @@ export interface SchedulerOptions {
   secrets?: Record<string, string>;
   /** The digest of the session's tool modules and MCP server programs (code.ts): an approval is bound to it. */
   code?: string;
+  /** The run's workspace: an approval is bound to the files of it that the step's arguments name (binding.ts `namedFiles`). */
+  workspace?: string;
   /** The steps in run order with their states, if the caller has them (`inRunOrder` of this plan and state). */
   ordered?: Ordered;
 }
@@ -406,12 +408,13 @@ export class Scheduler implements OutputSource {
   /** Why an approval does not hold for what the step will do now; undefined when it does. */
   private async approvalProblem(node: IRNode, d: Decision): Promise<string | undefined> {
     this.decisionEvents ??= this.store.readEvents().then((events) => events.filter((e) => e.type === "approval" && e.data.kind === "approval"));
-    const recorded = (await this.decisionEvents).some((e) => e.data.node === node.id && e.data.decision === d.decision && e.data.by === d.by && e.data.binding === d.binding);
+    const recorded = (await this.decisionEvents).find((e) => e.data.node === node.id && e.data.decision === d.decision && e.data.by === d.by && e.data.binding === d.binding);
     if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
     // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
     const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
-    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code) !== d.binding) {
-      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
+    const workspace = recorded.data.files === "unseen" ? undefined : this.opts.workspace;
+    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code, workspace) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, the workspace files they name, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
     }
     return undefined;
   }

@@ -4,6 +4,7 @@
  * when the run session ends. Uses the official SDK's stdio and Streamable HTTP transports.
  */
 import { isAbsolute, resolve } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -25,6 +26,8 @@ export class McpConnectError extends Error {
 
 const CLIENT_INFO = { name: "planspec", version: "1" };
 const CONNECT_TIMEOUT_MS = 30_000;
+/** The longest stderr line a server's error message quotes. */
+const STDERR_LINE_MAX = 64 * 1024;
 /** The SDK's own 60 s request timeout would cut long tools short: the step's timeout (its AbortSignal) governs. */
 export const NO_SDK_TIMEOUT = 2_147_483_647;
 
@@ -76,11 +79,30 @@ function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: N
   const vars = { ...getDefaultEnvironment(), ...expandEnv(spec.env, env, `mcp.${name}.env`) };
   const transport = new StdioClientTransport({ command, args: spec.args, cwd, env: vars, stderr: "pipe" });
   const lines: string[] = [];
+  // A line the pipe delivered in pieces is put back together before it is kept: its pieces apart
+  // (joined by " | ") would hide a secret it quotes from the scrubber. The decoder does the same
+  // for a character cut between two chunks.
+  let partial = "";
+  // Inside a line longer than STDERR_LINE_MAX: left out whole (a piece of it could be a piece of a secret).
+  let long = false;
+  const decoder = new StringDecoder("utf8");
   transport.stderr?.on("data", (chunk: Buffer) => {
-    pushAll(lines, String(chunk).split("\n").filter((l) => l.trim() !== ""));
+    const split = (partial + decoder.write(chunk)).split("\n");
+    partial = split.pop()!;
+    if (long && split.length > 0) {
+      split.shift();
+      long = false;
+    }
+    if (long) partial = "";
+    else if (partial.length > STDERR_LINE_MAX) {
+      partial = "";
+      long = true;
+      split.push(`[a line of more than ${STDERR_LINE_MAX / 1024} KiB, left out]`);
+    }
+    pushAll(lines, split.filter((l) => l.trim() !== ""));
     if (lines.length > 5) lines.splice(0, lines.length - 5);
   });
-  return { transport, tail: () => lines.join(" | ") };
+  return { transport, tail: () => [...lines, ...(partial.trim() !== "" ? [partial] : [])].slice(-5).join(" | ") };
 }
 
 async function listAll(client: Client): Promise<LiveTool[]> {

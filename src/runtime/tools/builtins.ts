@@ -4,6 +4,8 @@
  * talking to the network (`http.request`, whatever the method) is `external`.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { parseCsv, toRecords } from "./csv.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
@@ -81,21 +83,72 @@ const exec: ToolImpl = {
     const cwd = await confinedDir(confinement(ctx), typeof args.cwd === "string" ? args.cwd : ".");
     // The operator's credentials stay out unless the plan lists them (or passes one in `env`).
     const env = { ...(ctx.env ?? programEnv(undefined, process.env)), ...((args.env as Record<string, string> | undefined) ?? {}) };
+    const signal = ctx.signal;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, signal: ctx.signal, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, stdio: ["ignore", "pipe", "pipe"] });
+      // A timeout or the run's end kills the program and everything it started, at once: a SIGTERM to
+      // the shell alone left a script that ignores it (or its curl) to do its effect after the step had
+      // failed as timed out, and beside the retry.
+      const onAbort = () => killTree(child.pid);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+      child.on("exit", () => signal.removeEventListener("abort", onAbort));
       let stdout = "";
       let stderr = "";
-      child.stdout.on("data", (d: Buffer) => {
-        if (stdout.length < MAX_CAPTURE) stdout += d.toString("utf8");
+      // Decoded across chunks: a character cut between two (one of a secret's) is not two U+FFFDs the scrubber cannot match.
+      child.stdout.setEncoding("utf8");
+      child.stderr.setEncoding("utf8");
+      child.stdout.on("data", (d: string) => {
+        if (stdout.length < MAX_CAPTURE) stdout += d;
       });
-      child.stderr.on("data", (d: Buffer) => {
-        if (stderr.length < MAX_CAPTURE) stderr += d.toString("utf8");
+      child.stderr.on("data", (d: string) => {
+        if (stderr.length < MAX_CAPTURE) stderr += d;
       });
-      child.on("error", (err) => reject(ctx.signal.aborted ? ctx.signal.reason : new ToolError(`exec: ${err.message}`)));
+      child.on("error", (err) => reject(signal.aborted ? signal.reason : new ToolError(`exec: ${err.message}`)));
       child.on("close", (code, sig) => resolve({ exitCode: code ?? (sig ? 128 : 1), stdout, stderr }));
     });
   },
 };
+
+/**
+ * Kills `pid` and the processes below it. Each is stopped before its children are read
+ * (Linux: /proc/<pid>/task/<tid>/children), so none forks a new one meanwhile; then all are
+ * killed. A program that left the tree (setsid and a double fork: a daemon) is not found.
+ */
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const found: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    try {
+      process.kill(p, "SIGSTOP");
+    } catch {
+      continue;
+    }
+    found.push(p);
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      // No /proc: the program alone.
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(" ")) if (c.trim() !== "") stack.push(Number(c));
+      } catch {
+        // The task ended.
+      }
+    }
+  }
+  for (const p of found) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
+}
 
 const httpRequest: ToolImpl = {
   risk: "external",
@@ -104,6 +157,11 @@ const httpRequest: ToolImpl = {
     const url = str(args, "url", "http.request");
     const method = typeof args.method === "string" ? args.method.toUpperCase() : "GET";
     const headers = { ...((args.headers as Record<string, string> | undefined) ?? {}) };
+    // The step's key goes with the call, as an MCP call's `_meta` does: an API that dedupes by it
+    // (Stripe, the IETF Idempotency-Key header) applies a retried or re-run request once.
+    if (ctx.idempotencyKey !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "idempotency-key")) {
+      headers["idempotency-key"] = headerKey(ctx.idempotencyKey);
+    }
     let body: string | undefined;
     if (args.body !== undefined && args.body !== null) {
       body = typeof args.body === "string" ? args.body : JSON.stringify(args.body);
@@ -124,6 +182,15 @@ const httpRequest: ToolImpl = {
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
   },
 };
+
+/**
+ * A key as a header value: its sha256, always a valid value (64 characters, under Stripe's
+ * 255) and the same for the same key, and saying nothing of what the key was built from
+ * (an input, a secret) to the host it goes to.
+ */
+function headerKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;

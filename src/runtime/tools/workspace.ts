@@ -59,8 +59,28 @@ function rootOf(where: string | Confinement): Root {
   return typeof where === "string" ? { root: realpathSync(where), guarded: [] } : { root: realpathSync(where.workspace), guarded: where.guarded ?? [] };
 }
 
-/** Refuses a real path inside a guarded directory, or a guarded file (a tool module, an MCP server's program). */
+/**
+ * A runs root below the workspace, `.planspec/runs` wherever it is: runs started from another
+ * directory than this run's (`--workspace` shared by two projects, a run made from a
+ * subdirectory) keep their records there, and only this run's own are in `guarded`.
+ */
+const RUNS_ROOT = /(?:^|[\\/])\.planspec[\\/]runs(?:[\\/]|$)/;
+
+/** Files every run directory holds from its start: a directory with all three is a run's, wherever it is (`--run-dir runs/2026-12-06`). */
+const RUN_FILES = ["plan.ir.json", "events.jsonl", "config.json"] as const;
+
+/** Whether `real` is in a run directory below the root (one stat a level when there is none). */
+function inRunDir(root: string, real: string): boolean {
+  for (let d = real; inside(root, d); d = dirname(d)) {
+    if (RUN_FILES.every((f) => existsSync(join(d, f)))) return true;
+    if (d === root) break;
+  }
+  return false;
+}
+
+/** Refuses a real path inside a guarded directory, or a guarded file (a tool module, an MCP server's program), or inside any run's records in the workspace. */
 function checkGuarded(r: Root, p: string, real: string): void {
+  if (RUNS_ROOT.test(relative(r.root, real)) || inRunDir(r.root, real)) throw new PathEscapeError(p, "is inside the run directory or the runs root (the runtime's records)");
   const hit = r.guarded.find((d) => inside(d, real));
   if (hit === undefined) return;
   const file = statSync(hit, { throwIfNoEntry: false })?.isFile() === true;
