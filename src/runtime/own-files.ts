@@ -5,7 +5,7 @@
  * blocked on.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { delimiter, dirname, isAbsolute, relative, sep } from "node:path";
 import { IntegrityError } from "./store.js";
 
 /**
@@ -50,6 +50,32 @@ export function readOwnFile(file: string): Buffer {
 export const RUN_DIR_MODE = 0o755;
 
 /**
+ * The environment variable that lists directories whose runs are used though another user
+ * could change them (path.delimiter between them; `*` for every directory): the operator's
+ * word that they trust that user, as git's `safe.directory` is. A container job run as root
+ * on a checkout another uid owns needs it.
+ */
+export const SAFE_RUN_DIRS = "PLANSPEC_SAFE_RUN_DIRS";
+
+/** Whether `run` (a real path) is, or is below, a directory `safe` lists (each by its real path when it exists). */
+function listedSafe(run: string, safe: string | undefined): boolean {
+  if (safe === undefined || safe === "") return false;
+  for (const entry of safe.split(delimiter)) {
+    if (entry === "*") return true;
+    if (!isAbsolute(entry)) continue;
+    let listed: string;
+    try {
+      listed = realpathSync(entry);
+    } catch {
+      continue;
+    }
+    const rel = relative(listed, run);
+    if (rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))) return true;
+  }
+  return false;
+}
+
+/**
  * Refuses a run directory another user could change. Its records are what a resume trusts:
  * an approval in the events and state, the tool modules config.json names (loaded in-process),
  * recorded results adopted as done. Checksums are no seal against someone who may replace the
@@ -57,12 +83,13 @@ export const RUN_DIR_MODE = 0o755;
  * writable by no one else: not by everyone (above the run only with the sticky bit, as /tmp,
  * which keeps others from renaming what is not theirs), nor by a group other than the user's own.
  */
-export function refuseSharedDir(dir: string): void {
+export function refuseSharedDir(dir: string, safe: string | undefined = process.env[SAFE_RUN_DIRS]): void {
   const uid = process.geteuid?.();
   const gid = process.getegid?.();
   // Not POSIX: no owners to compare.
   if (uid === undefined || gid === undefined) return;
   const run = realpathSync(dir);
+  if (listedSafe(run, safe)) return;
   for (let cur = run; ; cur = dirname(cur)) {
     const st = statSync(cur);
     const why =
@@ -75,7 +102,7 @@ export function refuseSharedDir(dir: string): void {
             : undefined;
     if (why !== undefined) {
       const where = cur === run ? "" : ` (at ${cur})`;
-      throw new IntegrityError(`run directory ${dir} can be changed by another user${where}: ${why}; a resume trusts its records (approvals, the tool modules it loads), so planspec uses only a directory no one else can write: chmod go-w, or choose another --run-dir`);
+      throw new IntegrityError(`run directory ${dir} can be changed by another user${where}: ${why}; a resume trusts its records (approvals, the tool modules it loads), so planspec uses only a directory no one else can write: chmod go-w, choose another --run-dir, or, if you trust that user, list the directory in ${SAFE_RUN_DIRS}`);
     }
     if (cur === dirname(cur)) return;
   }

@@ -553,6 +553,27 @@ steps:
     expect(readFileSync(join(ws, "rotated.txt"), "utf8")).toBe("rotated k1");
   });
 
+  it.runIf(root)("an operator who trusts the other owner says so in PLANSPEC_SAFE_RUN_DIRS (a container run as root on a checkout another uid owns)", () => {
+    const { ws, place } = shared();
+    const theirs = join(place, "checkout");
+    expect(asOther("mkdir", ["-m", "0755", theirs]).status).toBe(0);
+    const dir = join(theirs, "run");
+    // Refused without it, and the message says how to trust the owner.
+    const refused = planspec(ws, ["run", "p.plan.yaml", "--run-dir", dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("PLANSPEC_SAFE_RUN_DIRS");
+    // A sibling listed trusts nothing here; a prefix of the name that is not a parent neither.
+    for (const other of [join(place, "elsewhere"), `${theirs}-x`, theirs.slice(0, -1)]) {
+      mkdirSync(other);
+      expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", dir], { PLANSPEC_SAFE_RUN_DIRS: other }).code, other).toBe(2);
+    }
+    // The directory itself or one above it, among others in the list; `*` trusts every directory.
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", dir], { PLANSPEC_SAFE_RUN_DIRS: `/nowhere:${theirs}` }).code).toBe(3);
+    expect(planspec(ws, ["approve", dir, "rotate", "--by", "security-lead"], { PLANSPEC_SAFE_RUN_DIRS: place }).code).toBe(0);
+    expect(planspec(ws, ["resume", dir], { PLANSPEC_SAFE_RUN_DIRS: "*" }).code).toBe(0);
+    expect(readFileSync(join(ws, "rotated.txt"), "utf8")).toBe("rotated k1");
+  });
+
   it("made under umask 000, the run directory and its artifacts/ are still writable by no one else", () => {
     const ws = scratch();
     put(ws, "p.plan.yaml", PLAN);
