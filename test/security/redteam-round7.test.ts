@@ -468,10 +468,10 @@ function asOther(cmd: string, args: string[], cwd = "/"): { status: number | nul
   return { status: r.status, stderr: r.stderr };
 }
 
-describe("red team 7: a run directory another user can change", () => {
-  const PLAN = `planspec: 1
-name: rotate
-goal: rotate the signing key after review
+/** A plan that reads a key and rewrites it behind an approval: what a run directory's records let someone else approve. */
+const rotatePlan = (name: string, goal: string): string => `planspec: 1
+name: ${name}
+goal: ${goal}
 tools: { fs.read: { risk: read }, fs.write: { risk: write } }
 limits: { max_tool_calls: 5 }
 steps:
@@ -489,6 +489,9 @@ steps:
     with: { path: rotated.txt, content: "rotated \${{ steps.read_key.output.content }}" }
     approval: { required: true, approvers: [security-lead], timeout: 24h }
 `;
+
+describe("red team 7: a run directory another user can change", () => {
+  const PLAN = rotatePlan("rotate", "rotate the signing key after review");
 
   function shared(): { ws: string; place: string } {
     const ws = scratch();
@@ -656,26 +659,7 @@ steps:
 });
 
 describe("red team 7: the records of other runs kept in the workspace", () => {
-  const VICTIM = `planspec: 1
-name: victim
-goal: wait for a decision
-tools: { fs.read: { risk: read }, fs.write: { risk: write } }
-limits: { max_tool_calls: 5 }
-steps:
-  read_key:
-    kind: read
-    goal: read the current key id
-    tool: fs.read
-    with: { path: key.txt }
-    output: key
-  rotate:
-    kind: write
-    goal: write the new key id
-    needs: [read_key]
-    tool: fs.write
-    with: { path: rotated.txt, content: "rotated \${{ steps.read_key.output.content }}" }
-    approval: { required: true, approvers: [security-lead], timeout: 24h }
-`;
+  const VICTIM = rotatePlan("victim", "wait for a decision");
   const attacker = (runs: string) => `planspec: 1
 name: notes
 goal: tidy the notes of the shared data directory
