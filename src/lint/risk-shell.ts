@@ -153,6 +153,15 @@ const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])[^()]{0,80}\)|[\w\])]\s*\|&?\s*getli
 /** `print … > "file"`, `print … >> out`: a print's output to a file (within 300 characters of the print, outside parentheses). */
 const AWK_OUTPUT = /\bprintf?\b[^;{}()\n]{0,300}?(?<![<>!=])>>?(?!=)\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*))/g;
 const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
+/** Where a call of system() with a string first starts, found on the program with its strings blanked (awkCode). */
+const AWK_SYSTEM_CALL = /\bsystem\s*\(\s*(?:sprintf\s*\(\s*)?"/g;
+/** AWK_SYSTEM read from a call's start (sticky). */
+const AWK_SYSTEM_AT = new RegExp(AWK_SYSTEM.source, "y");
+
+/** An awk program with the text of its strings blanked (quotes and offsets kept): what awk reads as code, not as text it prints. */
+function awkCode(program: string): string {
+  return program.includes('"') ? program.replace(AWK_STRING, (s) => `"${" ".repeat(s.length - 2)}"`) : program;
+}
 
 /**
  * The command lines an awk program runs: those its system() calls start with, those it
@@ -160,15 +169,22 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
 function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
+  // A call is found where awk reads code, not in a string it prints (`print "system(\"rm\")"`); its argument is read from the program.
+  const code = awkCode(program);
   // (`system("\162m -rf x")`: awk's strings undo octal and hex escapes, as its prints do.)
-  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects([...m[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
+  for (const m of code.matchAll(AWK_SYSTEM_CALL)) {
+    const call = AWK_SYSTEM_AT;
+    call.lastIndex = m.index;
+    const argument = call.exec(program);
+    if (argument) out.push(...commandEffects([...argument[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
+  }
   // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
   for (const m of program.matchAll(AWK_OUTPUT)) {
     const file = m[1] !== undefined ? awkUnescaped(m[1]) : m[2]!;
     if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
   }
   const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: awkUnescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
-  const built = AWK_BUILT.exec(program);
+  const built = AWK_BUILT.exec(code);
   if (piped.length === 0 && !built) return;
   const commands = new Set(piped.map((p) => p.command));
   // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
