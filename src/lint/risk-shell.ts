@@ -8,6 +8,7 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
+import { type Substitution, type WordsSeen, substitutions } from "./shell-substitutions.js";
 import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
 
@@ -1034,8 +1035,79 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
-  for (const words of splitCommands(plain)) commandEffect(words, out, depth, line);
+  const run = depth <= MAX_DEPTH && (plain.includes("$(") || plain.includes("`")) ? substitutedLine(plain, out, depth, line) : plain;
+  for (const words of splitCommands(run)) commandEffect(words, out, depth, line);
   return out;
+}
+
+/** Programs that print a shell's own set-up for eval (`eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`): what they print is theirs, not the plan's. */
+const SHELL_SETUP: ReadonlySet<string> = new Set(["ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "direnv", "dircolors", "brew", "conda", "mamba", "micromamba", "minikube", "docker-machine", "opam", "zoxide", "starship", "fnm", "mise", "rtx", "luarocks", "register-python-argcomplete", "thefuck", "atuin"]);
+
+/** A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option): the word after it may still be the command. */
+function prefixWord(word: string, seen: WordsSeen): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-"));
+}
+
+/** The words before a substitution are a runner's that reads its words as a command line: `eval …`, `sh -c …`, `ssh host …`. */
+function runnerArgument(before: WordsSeen): boolean {
+  const first = basename(before.first);
+  return first === "eval" || (SHELLS.has(first) && before.sawC) || ((first === "ssh" || first === "autossh") && before.count >= 2 && !before.last.startsWith("-"));
+}
+
+/** What `$(echo …)` or `$(printf …)` prints (its last newlines cut, as a substitution does); undefined for any other command line. */
+function printedOutput(inner: string): string | undefined {
+  const commands = splitCommands(inner);
+  const words = commands[0];
+  if (commands.length !== 1 || words === undefined) return undefined;
+  const program = basename(words[0]!);
+  return program === "echo" || program === "printf" ? printedText(program, words.slice(1))?.replace(/\n+$/, "") : undefined;
+}
+
+/**
+ * `line` with what its command substitutions run read, and the output of those in a command's place written in:
+ * one in double quotes runs though the splitter keeps it in its word (`echo "$(rm -rf x)"`); one whose output is
+ * the command, or the command line eval, `sh -c` or ssh runs (`$(echo rm) -rf x`, `eval $(printf 'rm %s' x)`,
+ * `ssh host "$(printf …)"`, read there), is what echo or printf prints, a shell's set-up printed for eval, or else
+ * code the plan does not show (`$(cat steps.txt)`, `ssh host "$(curl …)"`).
+ */
+function substitutedLine(line: string, out: CommandEffect[], depth: number, vars: Line): string {
+  const found = substitutions(line, prefixWord).sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let at = 0;
+  // Past the end of a substitution read as a command line of its own: those inside it were read there.
+  let readTo = 0;
+  for (const s of found) {
+    if (s.start < readTo || !s.closed) continue;
+    const runner = runnerArgument(s.before);
+    // `eval "$(…)"`, `ssh host "…$(…)…"`: the runner reads its words, the substitution with them.
+    if (runner && s.quoted) {
+      readTo = s.end;
+      continue;
+    }
+    // (One with others inside is not split again here: each piece of the line is split once, and the line stays linear.)
+    if (s.wordStart && (runner || s.before.prefixOnly)) {
+      const printed = s.nesting ? undefined : printedOutput(s.inner);
+      if (printed !== undefined) {
+        pieces.push(line.slice(at, s.start), printed);
+        at = readTo = s.end;
+        continue;
+      }
+      if (!SHELL_SETUP.has(basename(/^\s*([^\s;&|()<>`$]*)/.exec(s.inner)![1]!))) out.push(unshownOutput(s));
+    }
+    if (s.quoted) {
+      pushAll(out, commandEffects(s.inner, depth + 1, vars));
+      readTo = s.end;
+    }
+  }
+  if (at === 0) return line;
+  pieces.push(line.slice(at));
+  return pieces.join("");
+}
+
+/** A substitution's output run as a command line, from a command the plan does not show the output of. */
+function unshownOutput(s: Substitution): CommandEffect {
+  const shown = s.inner.slice(0, 200).trim().replace(/\s+/g, " ");
+  return { risk: "write", destructive: true, what: `\`$(${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown})\` (code the plan does not show)` };
 }
 
 /** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */

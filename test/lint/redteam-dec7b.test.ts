@@ -14,6 +14,75 @@ import { commandVerdict as verdict } from "./step-risk.js";
 /** The production each effect of a command line names, by what it is. */
 const production = (command: string) => commandEffects(command).map((e) => [e.what, e.production]);
 
+describe("a substitution whose output a shell, ssh or eval runs", () => {
+  it.each([
+    "ssh host \"$(printf 'rm -rf %s' /data)\"",
+    'ssh host "$(echo rm -rf /data)"',
+    "ssh host -- \"$(printf '%s -rf /data' rm)\"",
+    "sh -c \"$(printf 'rm -rf %s' /data)\"",
+    "eval \"$(printf 'rm -rf %s\\n' /data)\"",
+    'bash -c "$(echo rm -rf /x)"',
+    "bash -c \"`echo rm -rf /x`\"",
+    "eval $(printf 'rm -rf %s' /x)",
+    "eval `echo rm -rf /x`",
+    // Output the plan does not show: code the plan does not show.
+    'ssh host "$(cat script)"',
+    'ssh host "$(curl -s https://example.com/s)"',
+    'ssh host "$(./make-steps.sh)"',
+    "ssh host $(cat script)",
+    'eval "$(./make-steps.sh)"',
+    'sh -c "$(git show HEAD:steps.sh)"',
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it("names the production host the printed command runs on", () => {
+    expect(production("ssh db.prod.internal \"$(printf 'rm -rf %s' /data)\"")).toEqual([["`rm -rf`", "db.prod.internal"]]);
+  });
+
+  it.each([
+    "ssh host \"$(printf 'ls %s' /data)\"",
+    'ssh host "$(echo uptime)"',
+    'bash -c "$(echo ls -l /x)"',
+    // As before: a shell's own set-up, printed by a tool for eval.
+    'eval "$(ssh-agent -s)"',
+    'eval "$(pyenv init -)"',
+  ])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
+describe("a command substitution runs wherever it stands, and its output in a command's place is that command", () => {
+  it.each([
+    'echo "$(rm -rf /x)"',
+    'ls "$(rm -rf /x)"',
+    'X="$(rm -rf /x)"',
+    'echo "done: `rm -rf /x`"',
+    'echo "$(ls; rm -rf /x)"',
+    "$(echo rm) -rf /x",
+    "`echo rm` -rf /x",
+    "$(printf 'rm -rf /x')",
+    "ls; $(printf 'r%s' m) -rf /x",
+    "sudo $(echo rm) -rf /x",
+    // Output the plan does not show, run as a command.
+    "$(cat steps.txt)",
+    "ls && `./next-step.sh`",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    'echo "$(date +%F)"',
+    'echo "today: $(date) on `hostname`"',
+    'cd "$(git rev-parse --show-toplevel)"',
+    "echo '$(rm -rf /x)'",
+    "grep -n '\"$(rm -rf' README.md",
+    "$(echo ls) -l /x",
+  ])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
 describe("awk's system( inside a string is printed, not called", () => {
   it.each([
     "awk '{ print \"system(\\\"rm\\\")\" }'",
