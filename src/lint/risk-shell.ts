@@ -936,9 +936,11 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
     // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
     // inside one is no command.
     if (m.index < wordEnd) continue;
+    // (`sh <<< ${CMD:-'rm -rf x'}`: an expansion is one word, read whole, its quotes in it, by programText.)
+    const expansion = m[7]?.startsWith("${") ? m.index + m[0].length - m[7].length : -1;
     if (m[4] !== undefined) {
       const word = hereWord(text, m.index + m[0].indexOf("<<<") + 3);
-      if (word.pieces > 1) {
+      if (word.pieces > 1 && expansion < 0) {
         wordEnd = word.end;
         continue;
       }
@@ -947,7 +949,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
       if (SHELLS.has(basename(m[4])) && SYNTAX_ONLY.test(m[0].slice(m[0].indexOf(m[4]) + m[4].length, m[0].indexOf("<<<")))) continue;
     }
     // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
-    const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
+    // (Here-strings inside the expansion are its text: each is read once.)
+    if (expansion >= 0) wordEnd = expansionEnd(text, expansion);
+    const body = m[1] !== undefined ? m[2]! : expansion >= 0 ? text.slice(expansion, wordEnd) : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
     const name = basename(m[3] ?? m[4]!);
     // `sh <<< "$(cat steps.txt)"`: what a substitution in the double-quoted text prints is the program.
@@ -1723,6 +1727,9 @@ export function firstProgram(text: string): string | undefined {
  * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
  */
 function programText(runner: string, text: string, out: CommandEffect[], depth: number, line: Line): void {
+  const expansion = DEFAULTED.exec(text.trim());
+  // (Each expansion in an expansion's text is a level deeper: past the depth read, code the plan does not show.)
+  if (expansion) return depth < MAX_DEPTH ? defaultedProgram(runner, expansion, out, depth, line) : void out.push({ ...NESTED_TOO_DEEP });
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
   const known = variable ? lineVar(line, variable[1]!) : undefined;
   if (known !== undefined) return void out.push(...commandEffects(known, depth + 1, line));
@@ -1734,6 +1741,30 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   }
   // Read with the line's variables (`RM=rm; eval "\$RM -rf x"`) and the production they name.
   out.push(...commandEffects(text, depth + 1, line));
+}
+
+/** A parameter expansion with a text of its own: `${X:-default}`, `${X-…}`, `${X:=…}`, `${X=…}`, `${X:+alternate}`, `${X+…}` (and `${X:?message}`). */
+const DEFAULTED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+?])([\s\S]*)\}$/;
+
+/**
+ * What `${X:-default}` and its kin may give, where a command line is read from it: the variable (its value when the
+ * line sets it, else a variable the plan does not set) for `-`, `=` and `?`, unless the line sets it to a value the
+ * expansion takes (not empty after `:`); and the expansion's own text (quotes removed) for `-` and `=` when it is not
+ * so set, for `+` when it may be (`?` has none: it stops the shell).
+ */
+function defaultedTexts([, name, op, word]: RegExpExecArray, line: Line): { variable: string | undefined; text: string | undefined } {
+  const value = lineVar(line, name!);
+  const set = value !== undefined && (value !== "" || !op!.startsWith(":"));
+  const alternate = op!.endsWith("+");
+  const text = op!.endsWith("?") ? undefined : (alternate ? value === undefined || set : !set) ? quoteRemoved(word!) : undefined;
+  return { variable: alternate ? undefined : `$${name}`, text };
+}
+
+/** The program of `eval "${CMD:-rm -rf x}"`, `sh <<< ${CMD:+'…'}`: each text the expansion may give (defaultedTexts). */
+function defaultedProgram(runner: string, expansion: RegExpExecArray, out: CommandEffect[], depth: number, line: Line): void {
+  const { variable, text } = defaultedTexts(expansion, line);
+  if (variable !== undefined) programText(runner, variable, out, depth, line);
+  if (text !== undefined) programText(runner, text, out, depth + 1, line);
 }
 
 /** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
@@ -2037,6 +2068,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       i = k;
     }
     else break;
+  }
+  // `${CMD:-rm -rf x} args`: each command the expansion may give (`ssh host "${CMD:-…}"`).
+  const defaulted = DEFAULTED.exec(words[i]!);
+  if (defaulted && depth <= MAX_DEPTH) {
+    const { variable, text } = defaultedTexts(defaulted, line);
+    const rest = words.slice(i + 1);
+    if (variable !== undefined) commandEffect([...words.slice(0, i), variable, ...rest], out, depth, line);
+    if (text !== undefined) pushAll(out, commandEffects([text, ...rest].join(" "), depth + 1, line));
+    return;
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
@@ -2924,6 +2964,45 @@ function doubleQuoted(text: string, open: number): { text: string; end: number }
 }
 
 /**
+ * The index just after the parameter expansion `${…}` at `at` (its `$`): its braces matched,
+ * quotes and backslashes inside it skipped (`${X:-'a }'}`); the text's end when none closes it.
+ */
+function expansionEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") i++;
+    else if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      i = close < 0 ? text.length : close;
+    } else if (c === '"') i = doubleQuoted(text, i).end;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/** A word with its quotes removed, as the shell removes them: `'…'` as written, `"…"` with its escapes undone, a backslash's character kept. */
+function quoteRemoved(word: string): string {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === "'") {
+      const close = word.indexOf("'", i + 1);
+      const end = close < 0 ? word.length : close;
+      out += word.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      const quoted = doubleQuoted(word, i);
+      out += quoted.text;
+      i = quoted.end;
+    } else if (c === "\\") out += word[++i] ?? "";
+    else out += c;
+  }
+  return out;
+}
+
+/**
  * Splits a command line into simple commands of words: quotes group, `;`, `&&`, `||`,
  * `|`, `&`, newlines, parentheses, backticks and `$(` separate. Good enough to read what
  * a plan asks a shell to do; not a shell.
@@ -2966,6 +3045,12 @@ export function splitCommands(text: string): string[][] {
     } else if (c === "$" && text[i + 1] === "(") {
       endCommand();
       i++;
+    } else if (c === "$" && text[i + 1] === "{") {
+      // `${X:-'rm -rf x'}`: a parameter expansion is part of its word, as written (its braces are no group).
+      const end = expansionEnd(text, i);
+      word += text.slice(i, end);
+      inWord = true;
+      i = end - 1;
     } else if (c === "#" && !inWord) {
       const nl = text.indexOf("\n", i);
       i = nl < 0 ? text.length : nl - 1;

@@ -14,6 +14,38 @@ import { commandVerdict as verdict } from "./step-risk.js";
 /** The production each effect of a command line names, by what it is. */
 const production = (command: string) => commandEffects(command).map((e) => [e.what, e.production]);
 
+describe("a parameter expansion's default, alternate or assigned text handed to a shell is code", () => {
+  it.each([
+    "sh <<< ${CMD:-'rm -rf /x'}",
+    "sh <<< ${CMD-'rm -rf /x'}",
+    "sh <<< ${CMD:='rm -rf /x'}",
+    "sh <<< ${CMD=rm\\ -rf\\ /x}",
+    "sh <<< ${CMD:+'rm -rf /x'}",
+    "bash <<< ${CMD+'rm -rf /x'}",
+    'sh <<< "${CMD:-rm -rf /x}"',
+    'bash -c "${CMD:-rm -rf /x}"',
+    "bash -c ${CMD:-'rm -rf /x'}",
+    "sh -c '${CMD+rm -rf /x}'",
+    'eval "${CMD:-rm -rf /x}"',
+    "eval ${CMD:-'rm -rf /x'}",
+    'ssh host "${CMD:-rm -rf /x}"',
+    // Set on the line: `:+` takes the text, `:-` the value.
+    'CMD=ls; eval "${CMD:+rm -rf /x}"',
+    "CMD='rm -rf /x'; eval \"${CMD:-ls}\"",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    'CMD=ls; eval "${CMD:-rm -rf /x}"',
+    "sh <<< ${CMD:+'ls /x'}",
+    'echo "${MSG:-rm -rf /x}"',
+    "grep -c x <<< ${CMD:-'rm -rf /x'}",
+  ])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
+
 describe("a substitution whose output a shell, ssh or eval runs", () => {
   it.each([
     "ssh host \"$(printf 'rm -rf %s' /data)\"",
