@@ -2282,11 +2282,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
       // may run whatever it is given: liquibase's runs an OS command named as its first argument).
       // (compose's own options before its subcommand, `docker compose -f ops.yml exec …`, are containerCommand's to skip.)
-      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth <= MAX_DEPTH ? containerCommand(args) : undefined;
+      const env: ContainerEnv = { assignments: [], at: new Set() };
+      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth <= MAX_DEPTH ? containerCommand(args, env) : undefined;
       if (run) {
+        // The container's environment is the command's, read as `K=production cmd` is (a program that reads only its
+        // arguments is not handed it); what docker's own words name (`--context prod`) is where it all runs.
+        const own = args.find((a, k) => !env.at.has(k) && PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1)));
         const inner: CommandEffect[] = [];
-        for (const command of run) commandEffect(command, inner, depth + 1, line);
-        if (production !== undefined) for (const e of inner) e.production ??= production;
+        for (const command of run) commandEffect([...env.assignments, ...command], inner, depth + 1, line);
+        if (own !== undefined) for (const e of inner) e.production ??= own;
         pushAll(out, inner);
         // `docker exec db psql -c 'SELECT 1'`, `docker compose exec db ls`: a container that is there runs the command
         // and nothing else (no image pulled, no container made, no entrypoint in front): its effect is the command's.
@@ -2766,7 +2770,7 @@ const COMPOSE_VALUES: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--pr
  * words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined when it names
  * none (`docker run -d nginx`); an option misread only leaves the run read as a write.
  */
-function containerCommand(args: readonly string[]): string[][] | undefined {
+function containerCommand(args: readonly string[], env?: ContainerEnv): string[][] | undefined {
   let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
   const compose = args[k] === "compose";
   if (compose) k = afterOptionsAt(args, k + 1, COMPOSE_VALUES);
@@ -2776,6 +2780,12 @@ function containerCommand(args: readonly string[]): string[][] | undefined {
   for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) || args[k] === "--index" ? 2 : 1) {
     const m = /^--entrypoint(?:=(.*))?$/.exec(args[k]!);
     if (m) entrypoint = m[1] ?? args[k + 1];
+    // `-e K=V`, `--env K=V`, `--env=K=V`, `-eK=V`: the container's environment (`-e K` passes the caller's on).
+    const e = /^(?:-[a-zA-Z]*e|--env)$/.test(args[k]!) ? k + 1 : /^(?:--env=|-e)[A-Za-z_][A-Za-z0-9_]*=/.test(args[k]!) ? k : -1;
+    if (env !== undefined && e >= 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[e]?.replace(/^(?:--env=|-e)/, "") ?? "")) {
+      env.assignments.push(args[e]!.replace(/^(?:--env=|-e)(?=[A-Za-z_][A-Za-z0-9_]*=)/, ""));
+      env.at.add(e);
+    }
   }
   const image = args[k];
   if (image === undefined) return undefined;
@@ -2786,6 +2796,12 @@ function containerCommand(args: readonly string[]): string[][] | undefined {
   const tool = compose || entrypoint !== undefined ? undefined : TOOL_IMAGES[name];
   if (tool !== undefined) commands.unshift([tool, ...words]);
   return commands.length > 0 ? commands : undefined;
+}
+
+/** A container's environment as its run or exec gives it: the assignments, and where they are among the words. */
+interface ContainerEnv {
+  assignments: string[];
+  at: Set<number>;
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */

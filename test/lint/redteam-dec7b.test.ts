@@ -133,3 +133,26 @@ describe("awk's system( inside a string is printed, not called", () => {
     expect(verdict("awk '{ print \"system(\"; system(\"rm \" $1) }' f")).toEqual(["write", true]);
   });
 });
+
+describe("a container's environment is the environment of what it runs", () => {
+  // As `K=production cmd`: a program that reads only its arguments is not handed it; a script, a client, the image's entrypoint may read it.
+  it("rm in a container given K=production names no production; the run itself does", () => {
+    expect(production("docker run -e K=production alpine rm -rf /x")).toEqual([
+      ["`rm -rf`", undefined],
+      ["`docker run`", "K=production"],
+    ]);
+    expect(production("docker exec -e K=production db rm -rf /x")).toEqual([["`rm -rf`", undefined]]);
+    expect(production("docker exec --env=K=production db rm -rf /x")).toEqual([["`rm -rf`", undefined]]);
+    expect(production("K=production rm -rf /x")).toEqual([["`rm -rf`", undefined]]);
+  });
+
+  it.each([
+    ["docker run -e K=production alpine ./deploy.sh", "`deploy.sh`"],
+    ["docker exec -e DB=prod-db db ./deploy.sh", "`deploy.sh`"],
+    ["docker exec --env DB=prod-db db ./deploy.sh", "`deploy.sh`"],
+    ["docker --context prod-eu exec db rm -rf /x", "`rm -rf`"],
+    ["K=production ./deploy.sh", "`deploy.sh`"],
+  ])("%s: names production for %s", (command, what) => {
+    expect(production(command).filter(([, p]) => p !== undefined).map(([w]) => w)).toContain(what);
+  });
+});
