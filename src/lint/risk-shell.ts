@@ -783,6 +783,8 @@ interface Line {
    * production they name hold in it too.
    */
   outer?: Line;
+  /** The variables it exports (`export X=…`, `export X`, `declare -x`), or all it sets (`set -a`): those a child process sees. */
+  exported?: ReadonlySet<string> | "all";
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
 
@@ -1029,7 +1031,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const own = text.includes("=") ? productionAssigned(text) : {};
+  const exported = exportedVars(text);
   const line: Line = {
+    ...(exported !== undefined ? { exported } : {}),
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text) || outer?.sourced === true,
     // What the line it was taken from says of production, unless this text names production itself (the outer line,
@@ -1888,9 +1892,56 @@ function sshStdin(command: string, fed: { file: string } | { text: string }, out
   shellStdin(`cat ${fed.file} | ssh`, fed.file, out, depth);
 }
 
-/** `export A=1 B="two"`: a declaration of several variables (each read as ASSIGNED reads one). */
-const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
+/** `export A=1 B="two"`, `declare -x A=1`: a declaration of several variables (each read as ASSIGNED reads one). */
+const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)(?:[ \t]+-[a-zA-Z]+)*((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
 const DECLARED_ONE = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))/g;
+
+/** `export A=1 B`, `declare -x A=1`, `typeset -gx A`: variables exported to the line's child processes (group 1: the names and values). */
+const EXPORTED = /(?:^|[;&|\n(][ \t]*)(?:export|(?:declare|typeset)[ \t]+(?:-[a-zA-Z]+[ \t]+)*-[a-zA-Z]*x[a-zA-Z]*)((?:[ \t]+(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:=(?:"[^"]*"|'[^']*'|[^\s;&|()]*))?))+)/g;
+/** `set -a`, `set -o allexport`: every variable set after it is exported. */
+const ALL_EXPORTED = /(?:^|[;&|\n(][ \t]*)set[ \t]+(?:-[a-zA-Z]*a[a-zA-Z]*\b|-o[ \t]+allexport\b)/;
+
+/** The variables a command line exports to its child processes, or all it sets; undefined when it exports none. */
+function exportedVars(text: string): ReadonlySet<string> | "all" | undefined {
+  if (!/export|declare|typeset|set/.test(text)) return undefined;
+  if (ALL_EXPORTED.test(text)) return "all";
+  const names = new Set<string>();
+  for (const m of text.matchAll(EXPORTED)) for (const n of m[1]!.matchAll(/(?:^|[ \t])([A-Za-z_][A-Za-z0-9_]*)(?==|[ \t]|$)/g)) names.add(n[1]!);
+  return names.size > 0 ? names : undefined;
+}
+
+/**
+ * The line a child shell's command line (`bash -c '…'`) runs with: the variables exported to it by the lines it was
+ * started from, and those assigned in front of it (`X=prod bash -c '…'`); not the others (a child shell does not see
+ * `X=prod; bash -c '…$X'`), nor what they say of production.
+ */
+function childLine(line: Line, prefix: readonly string[], text: string): Line {
+  const inherited = exportedLine(line);
+  const vars = new Map<string, string>();
+  for (const a of prefix) if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) vars.set(a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1));
+  const named = [...[...vars].filter(([, v]) => PRODUCTION.test(v)), ...inherited.named];
+  // (All of it is the child's environment, handed on to its own children.)
+  if (named.length === 0) return { vars, sourced: line.sourced, outer: inherited.line, exported: "all" };
+  const expanded = new Set([...text.matchAll(EXPANDED)].map((m) => m[1]!));
+  const byName = BY_NAME.test(text);
+  const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
+  return { vars, sourced: line.sourced, outer: inherited.line, exported: "all", production: named[0]![1], expanded, ...(productionExpanded !== undefined ? { productionExpanded } : {}) };
+}
+
+/** What a line hands its child processes: a line of the variables it and the lines it was taken from export, and those naming production (made once per line). */
+function exportedLine(line: Line): { line: Line; named: ReadonlyArray<readonly [string, string]> } {
+  const known = EXPORTED_LINES.get(line);
+  if (known !== undefined) return known;
+  const vars = new Map<string, string>();
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const exported = l.exported;
+    if (exported !== undefined) for (const [k, v] of l.vars) if (!vars.has(k) && (exported === "all" || exported.has(k))) vars.set(k, v);
+  }
+  const made = { line: { vars, sourced: false, exported: "all" as const }, named: [...vars].filter(([, v]) => PRODUCTION.test(v)) };
+  EXPORTED_LINES.set(line, made);
+  return made;
+}
+const EXPORTED_LINES = new WeakMap<Line, { line: Line; named: ReadonlyArray<readonly [string, string]> }>();
 
 /** The variables a command line sets to literals: alone (`CMD="rm x";`) or declared together (`export A=1 B=2`). */
 function assignedVars(text: string): Map<string, string> {
@@ -2107,8 +2158,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth > MAX_DEPTH) return;
     const first = at < 0 ? undefined : args[at];
     // (`bash -c -l '…'`: options after -c come before its command line.)
-    const text = c < 0 ? undefined : args.slice(c + 1).find((a) => !/^[-+][a-zA-Z]+$/.test(a));
-    if (text !== undefined) programText(`${program} -c`, text, out, depth, line);
+    const t = c < 0 ? -1 : args.findIndex((a, k) => k > c && !/^[-+][a-zA-Z]+$/.test(a));
+    const text = t < 0 ? undefined : args[t]!;
+    // `bash -c '…$X'`: a child shell, which sees only what is exported to it; `bash -c "…$X"` is expanded here first.
+    if (text !== undefined) programText(`${program} -c`, text, out, depth, expandsHere(words, i + 1 + t) ? line : childLine(line, words.slice(0, i), text));
     // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
     else if (first === "<" && args[at + 1] !== undefined) shellStdin(`${program} < ${args[at + 1]}`, args[at + 1]!, out, depth);
     else if (first !== undefined && /^0?<[^<]/.test(first)) shellStdin(`${program} < ${first.replace(/^0?</, "")}`, first.replace(/^0?</, ""), out, depth);
@@ -3028,15 +3081,26 @@ export function splitCommands(text: string): string[][] {
   let words: string[] = [];
   let word = "";
   let inWord = false;
+  // Whether the word has a `$` the shell expands (unquoted or in double quotes), and the words of the command that do.
+  let expands = false;
+  let expanding: number[] = [];
   const endWord = () => {
-    if (inWord) words.push(word);
+    if (inWord) {
+      if (expands) expanding.push(words.length);
+      words.push(word);
+    }
     word = "";
     inWord = false;
+    expands = false;
   };
   const endCommand = () => {
     endWord();
-    if (words.length) commands.push(words);
+    if (words.length) {
+      commands.push(words);
+      EXPANDING.set(words, expanding);
+    }
     words = [];
+    expanding = [];
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -3050,6 +3114,7 @@ export function splitCommands(text: string): string[][] {
       const quoted = doubleQuoted(text, i);
       word += quoted.text;
       inWord = true;
+      expands ||= DOLLAR_EXPANDED.test(text.slice(i, quoted.end));
       i = quoted.end;
     } else if (c === "\\" && i + 1 < text.length) {
       word += text[++i];
@@ -3066,6 +3131,7 @@ export function splitCommands(text: string): string[][] {
       const end = expansionEnd(text, i);
       word += text.slice(i, end);
       inWord = true;
+      expands = true;
       i = end - 1;
     } else if (c === "#" && !inWord) {
       const nl = text.indexOf("\n", i);
@@ -3073,8 +3139,24 @@ export function splitCommands(text: string): string[][] {
     } else {
       word += c;
       inWord = true;
+      expands ||= c === "$";
     }
   }
   endCommand();
   return commands;
+}
+
+/** A `$` in double-quoted text that is not escaped: the shell expands it. */
+const DOLLAR_EXPANDED = /(?<!\\)\$/;
+
+/** The words of each command splitCommands made that hold a `$` the shell expands there (not one in single quotes or escaped). */
+const EXPANDING = new WeakMap<readonly string[], readonly number[]>();
+
+/**
+ * Whether the shell that splits `words` expands a `$` in its word `k` (`"…$X…"`, `$X`), rather than handing it on as
+ * written (`'…$X…'`, `\$X`). Words not split from a line here (rebuilt by a reader) may: they count as expanding.
+ */
+function expandsHere(words: readonly string[], k: number): boolean {
+  const expanding = EXPANDING.get(words);
+  return expanding === undefined || expanding.includes(k);
 }

@@ -115,6 +115,41 @@ describe("a command substitution runs wherever it stands, and its output in a co
   });
 });
 
+describe("a child shell sees only the variables exported to it", () => {
+  it.each([
+    // Not exported: the inner shell's `$X` is empty, and it cannot read X at all.
+    "X=production; bash -c './deploy.sh $X'",
+    'X=production; bash -c "./deploy.sh \\$X"',
+    "X=production; bash -c './deploy.sh'",
+    "CTX=prod-eu-1; sh -c 'kubectl --context $CTX delete pod web-1'",
+    "X=production; bash -c \"sh -c './deploy.sh \\$X'\"",
+  ])("%s: names no production", (command) => {
+    expect(production(command).filter(([, p]) => p !== undefined)).toEqual([]);
+  });
+
+  it.each([
+    // In its environment: exported, declared -x, assigned in front of the shell, or all exported by `set -a`.
+    ["X=production bash -c './deploy.sh $X'", "`deploy.sh`"],
+    ["export X=production; bash -c './deploy.sh $X'", "`deploy.sh`"],
+    ["X=production; export X; bash -c './deploy.sh $X'", "`deploy.sh`"],
+    ["declare -x X=production; bash -c './deploy.sh $X'", "`deploy.sh`"],
+    ["set -a; X=production; bash -c './deploy.sh $X'", "`deploy.sh`"],
+    // Handed on from the child shell to its own.
+    ["X=production bash -c \"sh -c './deploy.sh \\$X'\"", "`deploy.sh`"],
+    ["export X=production; bash -c \"sh -c './deploy.sh \\$X'\"", "`deploy.sh`"],
+    // Expanded by the outer shell first, or run by it (eval).
+    ['X=production; bash -c "./deploy.sh $X"', "`deploy.sh`"],
+    ["X=production; eval './deploy.sh $X'", "`deploy.sh`"],
+    ["CTX=prod-eu-1; sh -c \"kubectl --context $CTX delete pod web-1\"", "`kubectl delete`"],
+  ])("%s: names production (as before)", (command, what) => {
+    expect(production(command).filter(([, p]) => p !== undefined).map(([w]) => w)).toEqual([what]);
+  });
+
+  it("a command held in a variable the outer shell expands is still read", () => {
+    expect(verdict("CMD='rm -rf /x'; bash -c \"$CMD\"")).toEqual(["write", true]);
+  });
+});
+
 describe("awk's system( inside a string is printed, not called", () => {
   it.each([
     "awk '{ print \"system(\\\"rm\\\")\" }'",
