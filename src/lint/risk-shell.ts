@@ -90,6 +90,13 @@ const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wi
  */
 const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; sub?: number; command?: boolean; line?: boolean }>> = lookup({
   "arch-chroot": { values: /^-[uN]$/, operands: 1 },
+  // Tools that run a command under them, their options given as `--name=value` or one letter with a value.
+  valgrind: { values: /^$/, operands: 0 },
+  numactl: { values: /^-[CNmpi]$|^--(?:physcpubind|cpunodebind|membind|preferred|interleave)$/, operands: 0 },
+  chronic: { values: /^$/, operands: 0 },
+  caffeinate: { values: /^-[wt]$/, operands: 0 },
+  firejail: { values: /^$/, operands: 0 },
+  proot: { values: /^-[rbwqkm]$/, operands: 0 },
   sg: { values: /^$/, operands: 1, command: true },
   gosu: { values: /^$/, operands: 1 },
   "su-exec": { values: /^$/, operands: 1 },
@@ -841,6 +848,15 @@ const NO_VALUES: ReadonlySet<string> = new Set();
 
 /** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
 const KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "coproc", "{"]);
+
+/** `npx -c 'rm -rf x'`, `npm exec --call='…'`: the option's value is a command line, read (true) in place of the rest. */
+function npmCall(words: readonly string[], k: number, out: CommandEffect[], depth: number, line: Line): boolean {
+  const w = words[k]!;
+  const text = /^(?:-c|--call)$/.test(w) ? words[k + 1] : w.startsWith("--call=") ? w.slice(7) : undefined;
+  if (text === undefined) return false;
+  if (depth <= MAX_DEPTH) programText("npx -c", text, out, depth, line);
+  return true;
+}
 
 /** The options that take a value, per wrapper (sudo's `-iu app`: a bundle ending in one of them). */
 const WRAPPER_VALUES: Readonly<Record<string, RegExp>> = lookup({
@@ -1989,6 +2005,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
       if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth <= MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
+      // (`env -S"rm -rf x"`, `env --split-string='rm -rf x'`: the same, attached.)
+      const split = basename(w) === "env" ? /^(?:-S|--split-string=)(.+)$/s.exec(words[i + 1] ?? "") ?? (words[i + 1] === "--split-string" && words[i + 2] !== undefined ? [, words[i + 2]!] : undefined) : undefined;
+      if (split && depth <= MAX_DEPTH) return void out.push(...commandEffects(split[1]!, depth + 1));
       i++;
       while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
       if (words[i] === "--") i++;
@@ -2007,7 +2026,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if ((basename(w) === "yarn" || basename(w) === "pnpm") && words[i + 1] === "dlx") i += 2;
     else if (basename(w) === "npm" && (words[i + 1] === "exec" || words[i + 1] === "x")) {
       i += 2;
-      while (words[i]?.startsWith("-") && words[i] !== "--") i += /^(?:-p|--package|-c|--call|-w|--workspace)$/.test(words[i]!) ? 2 : 1;
+      while (words[i]?.startsWith("-") && words[i] !== "--") {
+        if (npmCall(words, i, out, depth, line)) return;
+        i += /^(?:-p|--package|-c|--call|-w|--workspace)$/.test(words[i]!) ? 2 : 1;
+      }
       if (words[i] === "--") i++;
     }
     // `uv run python -c …`, `poetry run python …`: the program is the word after `run`.
@@ -2017,8 +2039,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
-      while (words[i]?.startsWith("-")) i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
+      while (words[i]?.startsWith("-")) {
+        if (npmCall(words, i, out, depth, line)) return;
+        i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
+      }
     }
+    // `gdb -batch -ex run --args rm -rf x`: the program and its arguments after `--args`.
+    else if (basename(w) === "gdb" && words.indexOf("--args", i + 1) > i) i = words.indexOf("--args", i + 1) + 1;
     // `screen -S work -X stuff "rm -rf x\n"`: text typed into the session's shell; `-X exec cmd` runs cmd; another `-X` command runs none.
     else if (basename(w) === "screen" && words.indexOf("-X", i + 1) > i) {
       const k = words.indexOf("-X", i + 1);
@@ -2142,6 +2169,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
+  // `trap 'rm -rf x' EXIT`: the command line runs when the signal comes (`trap - EXIT` resets, `trap -p` prints).
+  if (program === "trap") {
+    const k = args[0] === "--" ? 1 : 0;
+    if (args[k] !== undefined && args[k + 1] !== undefined && !/^-/.test(args[k]!) && depth <= MAX_DEPTH) programText("trap", args[k]!, out, depth, line);
+    return;
+  }
   if (program === "alias") {
     if (depth <= MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
     return;

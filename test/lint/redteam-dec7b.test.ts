@@ -191,3 +191,30 @@ describe("a container's environment is the environment of what it runs", () => {
     expect(production(command).filter(([, p]) => p !== undefined).map(([w]) => w)).toContain(what);
   });
 });
+
+describe("runners of a command the reader did not know (the evening's red team)", () => {
+  it.each([
+    "valgrind rm -rf /x",
+    "valgrind --leak-check=full rm -rf /x",
+    "numactl -C 0 rm -rf /x",
+    "numactl --cpunodebind=0 rm -rf /x",
+    "chronic rm -rf /x",
+    "caffeinate -i rm -rf /x",
+    "firejail --noprofile rm -rf /x",
+    "proot -r /srv rm -rf /x",
+    "gdb -batch -ex run --args rm -rf /x",
+    "env --split-string='rm -rf /x'",
+    'env -S"rm -rf /x"',
+    "trap 'rm -rf /x' EXIT",
+    'trap "rm -rf /x" INT TERM',
+    "npx -c 'rm -rf /x'",
+    "npm exec -c 'rm -rf /x'",
+    "npm exec --call='rm -rf /x'",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each(["valgrind ls /x", "numactl -H", "chronic make test", "trap - EXIT", "trap -p", "trap 'echo done' EXIT", "gdb -batch -ex run --args ls /x", "npx -c 'eslint .'"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
