@@ -1059,7 +1059,7 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
-  const run = depth <= MAX_DEPTH && (plain.includes("$(") || plain.includes("`")) ? substitutedLine(plain, out, depth, line) : plain;
+  const run = depth <= MAX_DEPTH && (plain.includes("$(") || plain.includes("`") || plain.includes("<(")) ? substitutedLine(plain, out, depth, line, hidden !== undefined) : plain;
   for (const words of splitCommands(run)) commandEffect(words, out, depth, line);
   return out;
 }
@@ -1078,6 +1078,12 @@ function runnerArgument(before: WordsSeen): boolean {
   return first === "eval" || (SHELLS.has(first) && before.sawC) || ((first === "ssh" || first === "autossh") && before.count >= 2 && !before.last.startsWith("-"));
 }
 
+/** The words before a process substitution make it the program a shell runs or sources: `sh <(…)`, `bash -x <(…)`, `source <(…)`, `. <(…)` (not `sh < <(…)`, read as stdin). */
+function programFile(before: WordsSeen): boolean {
+  const first = basename(before.first);
+  return (SHELLS.has(first) || first === "source" || first === ".") && (before.count === 1 || (before.last.startsWith("-") && before.last !== "-c"));
+}
+
 /** What `$(echo …)` or `$(printf …)` prints (its last newlines cut, as a substitution does); undefined for any other command line. */
 function printedOutput(inner: string): string | undefined {
   const commands = splitCommands(inner);
@@ -1094,7 +1100,7 @@ function printedOutput(inner: string): string | undefined {
  * `ssh host "$(printf …)"`, read there), is what echo or printf prints, a shell's set-up printed for eval, or else
  * code the plan does not show (`$(cat steps.txt)`, `ssh host "$(curl …)"`).
  */
-function substitutedLine(line: string, out: CommandEffect[], depth: number, vars: Line): string {
+function substitutedLine(line: string, out: CommandEffect[], depth: number, vars: Line, hidden: boolean): string {
   const found = substitutions(line, prefixWord).sort((a, b) => a.start - b.start);
   const pieces: string[] = [];
   let at = 0;
@@ -1102,6 +1108,15 @@ function substitutedLine(line: string, out: CommandEffect[], depth: number, vars
   let readTo = 0;
   for (const s of found) {
     if (s.start < readTo || !s.closed) continue;
+    if (s.process) {
+      if (s.wordStart && programFile(s.before)) {
+        const printed = s.nesting ? undefined : printedOutput(s.inner);
+        if (printed !== undefined) pushAll(out, commandEffects(printed, depth + 1));
+        // (`bash <(curl …)`: hiddenCode has said so.)
+        else if (!hidden) out.push(unshownOutput(s));
+      }
+      continue;
+    }
     const runner = runnerArgument(s.before);
     // `eval "$(…)"`, `ssh host "…$(…)…"`: the runner reads its words, the substitution with them.
     if (runner && s.quoted) {
@@ -1763,6 +1778,20 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   out.push(...commandEffects(text, depth + 1, line));
 }
 
+/** A parameter expansion that trims or replaces a pattern: `${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`. */
+const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?)([^}]*)\}$/;
+
+/** `value` as TRIMMED's operation leaves it, for a pattern of plain characters; undefined for a glob (not read here). */
+function trimmedValue(value: string, op: string, operand: string): string | undefined {
+  const slash = op[0] === "/" ? operand.indexOf("/") : -1;
+  const pattern = slash >= 0 ? operand.slice(0, slash) : operand;
+  if (/[*?[\\]/.test(pattern)) return undefined;
+  if (op[0] === "#") return value.startsWith(pattern) ? value.slice(pattern.length) : value;
+  if (op[0] === "%") return value.endsWith(pattern) ? value.slice(0, value.length - pattern.length) : value;
+  const replacement = slash >= 0 ? operand.slice(slash + 1) : "";
+  return pattern === "" ? value : op === "//" ? value.split(pattern).join(replacement) : value.replace(pattern, () => replacement);
+}
+
 /** A parameter expansion with a text of its own: `${X:-default}`, `${X-…}`, `${X:=…}`, `${X=…}`, `${X:+alternate}`, `${X+…}` (and `${X:?message}`). */
 const DEFAULTED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+?])([\s\S]*)\}$/;
 
@@ -2157,9 +2186,20 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     return;
   }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
+  // `X=xrm; ${X#x} -rf y`, `${X/x/m}`: the value with its pattern removed or replaced, when the line sets it.
+  const trimmed = TRIMMED.exec(words[i]!);
+  if (trimmed && depth <= MAX_DEPTH) {
+    const value = lineVar(line, trimmed[1]!);
+    const result = value === undefined ? undefined : trimmedValue(value, trimmed[2]!, trimmed[3]!);
+    if (result !== undefined) return void out.push(...commandEffects([result, ...words.slice(i + 1)].join(" "), depth + 1));
+    if (value !== undefined) return void out.push({ risk: "write", destructive: true, what: `\`${words[i]!.slice(0, 60)}\` (code the plan does not show)` });
+  }
   const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
   if (held && depth <= MAX_DEPTH) {
-    const value = lineVar(line, held[1]!);
+    const set = lineVar(line, held[1]!);
+    // (`IFS=,; cmd=rm,-rf,x; $cmd`: an unquoted value is split where the line's IFS says.)
+    const ifs = set === undefined ? undefined : lineVar(line, "IFS");
+    const value = ifs !== undefined && ifs !== "" ? set!.split("").map((ch) => (ifs.includes(ch) ? " " : ch)).join("") : set;
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
   }
@@ -3154,11 +3194,23 @@ export function splitCommands(text: string): string[][] {
       inWord = true;
     } else if (c === " " || c === "\t") {
       endWord();
+    } else if (c === "{" && !inWord && BRACE_LIST.test(text.slice(i, i + BRACE_SPAN))) {
+      // `{rm,-rf,/x}`: a brace expansion standing alone is its words.
+      const close = text.indexOf("}", i);
+      for (const w of text.slice(i + 1, close).split(",")) if (w !== "") words.push(w);
+      i = close;
     } else if (c === ";" || c === "|" || c === "&" || c === "\n" || c === "(" || c === ")" || c === "`" || c === "{" || c === "}") {
       endCommand();
     } else if (c === "$" && text[i + 1] === "(") {
       endCommand();
       i++;
+    } else if (c === "$" && text[i + 1] === "'") {
+      // `$'\x72m'`: an ANSI-C string, its escapes undone (a `\'` in it does not close it).
+      let j = i + 2;
+      while (j < text.length && text[j] !== "'") j += text[j] === "\\" ? 2 : 1;
+      word += ansiC(text.slice(i + 2, Math.min(j, text.length)));
+      inWord = true;
+      i = j;
     } else if (c === "$" && text[i + 1] === "{") {
       // `${X:-'rm -rf x'}`: a parameter expansion is part of its word, as written (its braces are no group).
       const end = expansionEnd(text, i);
@@ -3178,6 +3230,10 @@ export function splitCommands(text: string): string[][] {
   endCommand();
   return commands;
 }
+
+/** A brace expansion of plain words standing alone (`{rm,-rf,/x}`, then a blank, an operator or the end), within BRACE_SPAN characters. */
+const BRACE_LIST = /^\{[^\s{}'"$`\\;&|()<>,]*(?:,[^\s{}'"$`\\;&|()<>,]*)+\}(?=[\s;&|()<>]|$)/;
+const BRACE_SPAN = 400;
 
 /** A `$` in double-quoted text that is not escaped: the shell expands it. */
 const DOLLAR_EXPANDED = /(?<!\\)\$/;

@@ -18,6 +18,8 @@ export interface Substitution {
   wordStart: boolean;
   /** Another substitution opens inside it. */
   nesting: boolean;
+  /** A process substitution (`<(…)`, `>(…)`): its output is read as a file, not written into the line. */
+  process: boolean;
   /** Its `)` or backquote closes it (one never closed is a syntax error: nothing on the line runs). */
   closed: boolean;
   /** The words of its simple command before it (none: it stands in the command's place). */
@@ -43,6 +45,7 @@ interface Frame {
   start: number;
   parens: number;
   arithmetic: boolean;
+  process: boolean;
   nesting: boolean;
   quoted: boolean;
   wordStart: boolean;
@@ -56,17 +59,18 @@ interface Frame {
 const NONE: WordsSeen = { count: 0, first: "", last: "", prefixOnly: true, sawC: false };
 
 /**
- * Every command substitution of `text` (arithmetic `$((…))` is not one, though what it holds is searched), in the
- * order they close. `isPrefix(word, seen)` says whether a word comes before the command's own (a wrapper, an
+ * Every command substitution of `text` (arithmetic `$((…))` is not one, though what it holds is searched) and process
+ * substitution (`<(…)`), in the order they close. `isPrefix(word, seen)` says whether a word comes before the command's own (a wrapper, an
  * assignment, a keyword).
  */
 export function substitutions(text: string, isPrefix: (word: string, seen: WordsSeen) => boolean): Substitution[] {
   const found: Substitution[] = [];
-  const frame = (kind: Frame["kind"], start: number, before: WordsSeen, quoted: boolean, wordStart: boolean, arithmetic = false): Frame => ({
+  const frame = (kind: Frame["kind"], start: number, before: WordsSeen, quoted: boolean, wordStart: boolean, arithmetic = false, process = false): Frame => ({
     kind,
     start,
     parens: 0,
     arithmetic,
+    process,
     nesting: false,
     quoted,
     wordStart,
@@ -93,21 +97,21 @@ export function substitutions(text: string, isPrefix: (word: string, seen: Words
     endWord(f);
     f.seen = NONE;
   };
-  const open = (kind: "sub" | "tick", at: number, arithmetic = false): void => {
+  const open = (kind: "sub" | "tick", at: number, arithmetic = false, process = false): void => {
     const top = stack[stack.length - 1]!;
     const quoted = top.kind === "dq";
     const wordStart = !command.inWord;
     // The substitution's output is part of the word it stands in.
     command.inWord = true;
     command.nesting = true;
-    stack.push(frame(kind, at, command.seen, quoted, wordStart, arithmetic));
+    stack.push(frame(kind, at, command.seen, quoted, wordStart, arithmetic, process));
     reset();
   };
   /** Closes the innermost substitution at `at`, just after its `)` or backquote (`closed`), or at the text's end. */
   const close = (at: number, closed = true): void => {
     const f = stack.pop()!;
     endCommand(f);
-    if (!f.arithmetic) found.push({ start: f.start, end: at, inner: text.slice(f.start + (f.kind === "sub" ? 2 : 1), closed ? at - 1 : at), quoted: f.quoted, wordStart: f.wordStart, nesting: f.nesting, closed, before: f.before });
+    if (!f.arithmetic) found.push({ start: f.start, end: at, inner: text.slice(f.start + (f.kind === "sub" ? 2 : 1), closed ? at - 1 : at), quoted: f.quoted, wordStart: f.wordStart, nesting: f.nesting, process: f.process, closed, before: f.before });
     reset();
   };
   for (let i = 0; i < text.length; i++) {
@@ -134,6 +138,7 @@ export function substitutions(text: string, isPrefix: (word: string, seen: Words
       command.inWord = true;
       stack.push(frame("dq", i, NONE, false, false));
     } else if (c === "$" && text[i + 1] === "(") open("sub", i++, text[i + 1] === "(");
+    else if ((c === "<" || c === ">") && text[i + 1] === "(") open("sub", i++, false, true);
     else if (c === "`") {
       if (top.kind === "tick") close(i + 1);
       else open("tick", i);

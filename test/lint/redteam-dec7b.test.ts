@@ -218,3 +218,27 @@ describe("runners of a command the reader did not know (the evening's red team)"
     expect(verdict(command)).toEqual(["read", false]);
   });
 });
+
+describe("shell syntax that builds the command word (the evening's red team)", () => {
+  it.each([
+    "$'\\x72m' -rf /x",
+    "$'\\162m' -rf /x",
+    "r$'m' -rf /x",
+    "{rm,-rf,/x}",
+    "{rm,-rf} /x",
+    "IFS=,; cmd=rm,-rf,/x; $cmd",
+    "X=xrm; ${X#x} -rf /x",
+    "X=rx; ${X/x/m} -rf /x",
+    "sh <(echo rm -rf /x)",
+    "bash <(printf 'rm -rf %s' /x)",
+    "source <(echo rm -rf /x)",
+    ". <(echo 'rm -rf /x')",
+    "sh <(cat steps.txt)",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each(["echo $'a\\tb'", "$'ls' -l /x", "echo {a,b}", "{ls,-l} /x", "IFS=,; cmd=ls,-l; $cmd", "diff <(ls a) <(ls b)", "sh <(echo ls /x)", "X=xls; ${X#x} /x"])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
