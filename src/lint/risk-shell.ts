@@ -8,6 +8,7 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
+import { OPTION_COMMAND_PROGRAMS, optionCommands, sedScripts } from "./risk-option-commands.js";
 import { type Substitution, type WordsSeen, substitutions } from "./shell-substitutions.js";
 import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
@@ -81,7 +82,7 @@ const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "comma
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
 /**
  * Programs that run a command after their own options (`values`: the options that take a
  * value) and `operands` words (chroot's directory, flock's lock file), `sub` words before
@@ -732,12 +733,7 @@ function printedText(program: "echo" | "printf", words: readonly string[]): stri
 
 /** The text sed puts at the start of its output lines: the replacements of its `s/^…/` commands (`s/^/rm /`), the text of `i\` and `a\`. */
 function sedInserted(args: readonly string[]): string[] {
-  // The scripts: each `-e` / `--expression`, else the first word that is not an option.
-  const scripts = args.flatMap((a, k) => (/^(?:-e|--expression)$/.test(args[k - 1] ?? "") ? [a] : /^--expression=/.test(a) ? [a.slice(13)] : []));
-  if (scripts.length === 0) {
-    const first = args.find((a) => !a.startsWith("-"));
-    if (first !== undefined) scripts.push(first);
-  }
+  const scripts = sedScripts(args);
   const out: string[] = [];
   for (const a of scripts) {
     // Only a replacement at the start of a line (`s/^/rm /`) starts the command; `s/$/.bak/` leaves the input's words first.
@@ -2206,6 +2202,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `npx rimraf@5`, `npx @scope/tool@latest`: the package's version is not its name.
   const program = basename(words[i]!).replace(/(.)@[^/@]*$/, "$1");
   const args = words.slice(i + 1);
+  // `ssh -o ProxyCommand='…' host`, `git -c core.pager='…' log`, `tar --checkpoint-action=exec='…'`, `sed 's/^/rm /e'`: an
+  // option's command line, run here (beside what the program itself does).
+  if (OPTION_COMMAND_PROGRAMS.has(program) && depth <= MAX_DEPTH) {
+    for (const c of optionCommands(program, args)) {
+      if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
+      else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
+    }
+  }
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
@@ -2358,6 +2362,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (!s0 || TF_READ.has(s0) || (s0 === "state" && /^(?:list|show|pull)$/.test(sub[1] ?? "")) || (s0 === "workspace" && sub[1] !== "delete")) return;
       return push(s0 === "destroy" || args.includes("-destroy") || s0 === "state" ? XD : X, `${program} ${s0}`);
     case "git":
+      // `git reflog expire|delete` drops the history a reset is undone from.
+      if (s0 === "reflog" && /^(?:expire|delete)$/.test(sub[1] ?? "")) return push(D, `git reflog ${sub[1]}`);
       if (!s0 || GIT_READ.has(s0)) return;
       if (s0 === "push") {
         if (args.includes("-n")) return;
@@ -2371,6 +2377,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
       if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
       if (s0 === "clean" && args.some((a) => /^-[a-z]*n[a-z]*$|^--dry-run$/.test(a))) return;
+      // Work thrown away: stashes cleared or dropped, changes checked out over (`checkout -- .`, `-f`) or restored (not only unstaged).
+      if (s0 === "stash" && /^(?:clear|drop)$/.test(sub[1] ?? "")) return push(D, `git stash ${sub[1]}`);
+      if (s0 === "checkout" && args.some((a) => /^(?:--|\.|-f|--force)$/.test(a))) return push(D, "git checkout --");
+      if (s0 === "restore" && !args.some((a) => /^(?:-S|--staged)$/.test(a) || /^-[a-zA-Z]*S/.test(a))) return push(D, "git restore");
       return push((s0 === "reset" && args.includes("--hard")) || (s0 === "clean" && args.some((a) => /^-[a-z]*f/.test(a))) || s0 === "branch" ? D : W, `git ${s0}${s0 === "reset" && args.includes("--hard") ? " --hard" : ""}`);
     case "gh":
     case "glab": {
@@ -2855,6 +2865,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
+  // `rsync --delete` removes at the destination what the source lacks; `--remove-source-files` the files it sent.
+  if (program === "rsync" && args.some((a) => /^--(?:delete(?:-[a-z]+)?|del|remove-source-files)$/.test(a))) return push(D, "rsync --delete");
+  // A disk's partitions: parted's `rm` and a new label (`mklabel`), sgdisk's zapping, clearing and deleting destroy them.
+  if (program === "parted" && args.some((a) => /^(?:rm|mklabel|mktable)$/.test(a))) return push(D, "parted rm");
+  if (program === "parted" && args.some((a) => /^(?:mkpart|resizepart|name|set|toggle|rescue)$/.test(a))) return push(W, "parted");
+  if ((program === "sgdisk" || program === "gdisk") && args.some((a) => /^(?:--zap-all|--zap|--clear|--delete(?:=.*)?|-[a-zA-Z]*[Zzod])$/.test(a))) return push(D, `${program} --zap-all`);
   if (LOCAL_WRITES.has(program)) return push(W, program);
 }
 

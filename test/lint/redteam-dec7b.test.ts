@@ -242,3 +242,89 @@ describe("shell syntax that builds the command word (the evening's red team)", (
     expect(verdict(command)).toEqual(["read", false]);
   });
 });
+
+describe("options whose value is a command the program runs (the evening's red team)", () => {
+  it.each([
+    "ssh -o ProxyCommand='rm -rf /x' host",
+    "ssh -o 'ProxyCommand rm -rf /x' host",
+    "ssh -oProxyCommand='rm -rf /x' host",
+    "ssh -o LocalCommand='rm -rf /x' -o PermitLocalCommand=yes host",
+    "git -c core.fsmonitor='rm -rf /x' status",
+    "git -c core.pager='rm -rf /x' log",
+    "git -c core.sshCommand='rm -rf /x' fetch",
+    "git -c alias.x='!rm -rf /x' x",
+    "git config alias.x '!rm -rf /x'",
+    "tar --checkpoint=1 --checkpoint-action=exec='rm -rf /x' -cf /dev/null .",
+    "tar -cf a.tar -I 'sh -c \"rm -rf /x\"' f",
+    "tar -cf a.tar --use-compress-program='rm -rf /x' f",
+    "tar -xf a.tar --to-command='rm -rf /x'",
+    "zip z.zip f -T -TT 'rm -rf /x #'",
+    "rsync -e 'sh -c \"rm -rf /x\"' a b:",
+    "rsync --rsh='rm -rf /x' a b:",
+    "sed 's/.*/rm -rf &/e' list.txt",
+    "sed -n '1e rm -rf /x' f",
+    "sed -e 's/^/rm -rf /e' list.txt",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it("scp -o ProxyCommand='rm -rf /x' f host:: external (the copy) and destructive (the proxy command)", () => {
+    expect(verdict("scp -o ProxyCommand='rm -rf /x' f host:")).toEqual(["external", true]);
+  });
+
+  it.each([
+    ["ssh -o ProxyCommand='ssh -W %h:%p bastion' host", "read", false],
+    ["ssh -o StrictHostKeyChecking=no host uptime", "read", false],
+    ["git -c core.pager=less log", "read", false],
+    ["git -c color.ui=always status", "read", false],
+    ["git config user.name x", "read", false],
+    ["tar -cf a.tar -I zstd f", "write", false],
+    ["rsync -e 'ssh -p 2222' -a src/ host:dst/", "write", false],
+    ["sed 's/a/b/' f", "read", false],
+    ["sed -n '/^e/p' f", "read", false],
+    ["sed 's/e/E/g' f", "read", false],
+  ] as const)("%s: %s (as before)", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
+describe("tools that destroy what they name (the evening's red team)", () => {
+  it.each([
+    "rsync -a --delete empty/ /x/",
+    "rsync -a --delete-after src/ /x/",
+    "rsync -a --remove-source-files /x/ backup:/y/",
+    "parted -s /dev/sda rm 1",
+    "parted -s /dev/sda mklabel gpt",
+    "sgdisk --zap-all /dev/sda",
+    "blkdiscard /dev/sda",
+    "lvremove -f vg/lv",
+    "vgremove vg",
+    "zfs destroy -r tank/data",
+    "zpool destroy tank",
+    "btrfs subvolume delete /x",
+    "git stash clear",
+    "git stash drop",
+    "git reflog expire --expire=now --all",
+    "git checkout -- .",
+    "git restore src/",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["rsync -a src/ /x/", "write", false],
+    ["parted -l", "read", false],
+    ["parted -s /dev/sda print", "read", false],
+    ["sgdisk -p /dev/sda", "read", false],
+    ["zfs list", "read", false],
+    ["zpool status", "read", false],
+    ["btrfs subvolume list /", "read", false],
+    ["lvs", "read", false],
+    ["git reflog", "read", false],
+    ["git stash list", "read", false],
+    ["git restore --staged src/", "write", false],
+    ["git checkout main", "write", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Options whose value is a command line the program runs on this machine (GTFOBins' list of
+ * ways out of a program): ssh's `ProxyCommand`, git's configured commands and `!` aliases,
+ * tar's checkpoint actions and compressors, zip's test command, rsync's remote shell, sed's
+ * `e` command and flag. The shell reader reads each such command line as it reads any.
+ */
+
+/** A command line an option hands the program, or (`unshown`) one built from input the plan does not show. */
+export type OptionCommand = { command: string } | { unshown: string };
+
+/** git's configuration keys whose value is a command git runs (`alias.*` and `credential.helper` only when it starts with `!`). */
+const GIT_COMMAND_KEYS = /^(?:core\.(?:fsmonitor|pager|sshcommand|editor|askpass)|sequence\.editor|diff\.external|gpg\.program|pager\..+|.+\.(?:textconv|command|cmd))$/i;
+const GIT_BANG_KEYS = /^(?:alias\..+|credential\.helper)$/i;
+
+/** ssh's `-o` settings that run a local command. */
+const SSH_COMMAND = /^(?:ProxyCommand|LocalCommand)(?:\s*=\s*|\s+)([\s\S]+)$/i;
+
+/** tar's options that take a command (`--checkpoint-action=exec=…` runs it; `-I` / `--use-compress-program` is the compressor). */
+const TAR_COMMAND = /^(?:--checkpoint-action=exec=|--to-command=|--use-compress-program=|--info-script=|--new-volume-script=)([\s\S]+)$/;
+const TAR_COMMAND_NEXT = /^(?:-I|--to-command|--use-compress-program|--info-script|--new-volume-script)$/;
+
+/** The programs whose options optionCommands reads. */
+export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed"]);
+
+/** The command lines `program`'s options (its words after it, `args`) hand it to run. */
+export function optionCommands(program: string, args: readonly string[]): OptionCommand[] {
+  const out: OptionCommand[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (program === "ssh" || program === "autossh" || program === "scp" || program === "sftp") {
+      const o = a === "-o" ? args[k + 1] : a.startsWith("-o") ? a.slice(2) : undefined;
+      const m = o === undefined ? null : SSH_COMMAND.exec(o.trim());
+      if (m) out.push({ command: m[1]! });
+    } else if (program === "git") {
+      const setting = a === "-c" ? args[k + 1] : undefined;
+      if (setting !== undefined && setting.includes("=")) gitCommand(setting.slice(0, setting.indexOf("=")), setting.slice(setting.indexOf("=") + 1), out);
+      // `git config [--global] alias.x '!rm -rf y'`: what it sets git to run, read where it is set (as an alias's value is).
+      if (a === "config") {
+        const [key, set] = args.slice(k + 1).filter((w) => !w.startsWith("-"));
+        if (key !== undefined && set !== undefined) gitCommand(key, set, out);
+        break;
+      }
+    } else if (program === "tar" || program === "gtar" || program === "bsdtar") {
+      const m = TAR_COMMAND.exec(a);
+      const text = m ? m[1] : TAR_COMMAND_NEXT.test(a) ? args[k + 1] : undefined;
+      if (text !== undefined) out.push({ command: text });
+    } else if (program === "zip") {
+      const text = a === "-TT" || a === "--unzip-command" ? args[k + 1] : a.startsWith("--unzip-command=") ? a.slice(16) : undefined;
+      if (text !== undefined) out.push({ command: text });
+    } else if (program === "rsync") {
+      const text = a === "-e" || a === "--rsh" ? args[k + 1] : a.startsWith("--rsh=") ? a.slice(6) : undefined;
+      if (text !== undefined) out.push({ command: text });
+    }
+  }
+  if (program === "sed" || program === "gsed") for (const script of sedScripts(args)) sedCommands(script, out);
+  return out;
+}
+
+/** A git setting's command, when its key names one. */
+function gitCommand(key: string, set: string, out: OptionCommand[]): void {
+  if (GIT_BANG_KEYS.test(key)) {
+    if (set.startsWith("!")) out.push({ command: set.slice(1) });
+  } else if (GIT_COMMAND_KEYS.test(key)) out.push({ command: set });
+}
+
+/** sed's scripts among its words: each `-e` / `--expression`, else the first word that is not an option. */
+export function sedScripts(args: readonly string[]): string[] {
+  const scripts = args.flatMap((a, k) => (/^(?:-e|--expression)$/.test(args[k - 1] ?? "") ? [a] : /^--expression=/.test(a) ? [a.slice(13)] : []));
+  if (scripts.length === 0) {
+    const first = args.find((a) => !a.startsWith("-"));
+    if (first !== undefined) scripts.push(first);
+  }
+  return scripts;
+}
+
+/** An `s` command and its flags: group 2 the replacement, group 3 the flags. */
+const SED_SUBSTITUTE = /(?:^|[;\s{])s([^\w\s\\])(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1([a-zA-Z0-9]*)/g;
+/** GNU sed's `e command` (after a line number or `$`): runs the command. */
+const SED_EXECUTE = /(?:^|[;\n{])[ \t]*(?:\d+|\$)?[ \t]*e[ \t]+([^;\n}]+)/g;
+
+/**
+ * What GNU sed runs of a script: an `s` command with the `e` flag runs the line it made (its replacement starts the
+ * command; a replacement that starts with the input, `&` or `\1`, is input the plan does not show), `e command` runs it.
+ */
+function sedCommands(script: string, out: OptionCommand[]): void {
+  for (const m of script.matchAll(SED_SUBSTITUTE)) {
+    if (!m[3]!.includes("e")) continue;
+    const start = m[2]!.replace(/\\(.)/g, "$1");
+    if (/^\s*(?:&|\\\d)/.test(m[2]!) || start.trim() === "") out.push({ unshown: `sed s${m[1]}…${m[1]}e` });
+    else out.push({ command: start.replace(/&|\\\d/g, "") });
+  }
+  for (const m of script.matchAll(SED_EXECUTE)) out.push({ command: m[1]! });
+}
