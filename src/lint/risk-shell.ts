@@ -788,6 +788,8 @@ interface Line {
   outer?: Line;
   /** The variables it exports (`export X=…`, `export X`, `declare -x`), or all it sets (`set -a`): those a child process sees. */
   exported?: ReadonlySet<string> | "all";
+  /** Files it writes with echo or printf (`echo 'rm -rf x' > s.sh`), by path, and what they then hold. */
+  written?: ReadonlyMap<string, string>;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
 
@@ -1044,8 +1046,10 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
   const own = text.includes("=") ? productionAssigned(text) : {};
   const exported = exportedVars(text);
+  const written = text.includes(">") ? writtenFiles(text) : undefined;
   const line: Line = {
     ...(exported !== undefined ? { exported } : {}),
+    ...(written !== undefined ? { written } : {}),
     vars: text.includes("=") ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text) || outer?.sourced === true,
     // What the line it was taken from says of production, unless this text names production itself (the outer line,
@@ -1937,6 +1941,43 @@ function sshStdin(command: string, fed: { file: string } | { text: string }, out
 const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)(?:[ \t]+-[a-zA-Z]+)*((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
 const DECLARED_ONE = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))/g;
 
+/** `echo 'rm -rf x' > s.sh`, `printf '…' >> s.sh`: what echo or printf writes to a file (group 1 the program, 2 its words, 3 `>` or `>>`, 4 the file). */
+const WRITTEN = /(?:^|[;&|(\n][ \t]*)(echo|printf)((?:[ \t]+(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|<>()'"]+))*)[ \t]*(>>?)[ \t]*([^\s;&|<>()]+)/g;
+
+/** A path as a script is run by it: `./s.sh` is `s.sh`. */
+const scriptPath = (path: string): string => path.replace(/^(?:\.\/)+/, "");
+
+/** The files a command line writes with echo or printf, and what they hold after it (`>` replaces, `>>` appends); undefined when none. */
+function writtenFiles(text: string): Map<string, string> | undefined {
+  let files: Map<string, string> | undefined;
+  for (const m of text.matchAll(WRITTEN)) {
+    const printed = printedText(m[1] as "echo" | "printf", splitCommands(m[2]!)[0] ?? []);
+    if (printed === undefined) continue;
+    files ??= new Map();
+    const path = scriptPath(m[4]!);
+    files.set(path, (m[3] === ">>" ? (files.get(path) ?? "") : "") + printed);
+  }
+  return files;
+}
+
+/**
+ * What the line (or one it was taken from) wrote to the script at `path`, when it did; empty when it was read already
+ * (a script run again does what it did: each is read once, and a line stays linear).
+ */
+function writtenScript(line: Line, path: string): string | undefined {
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const text = l.written?.get(scriptPath(path));
+    if (text === undefined) continue;
+    const read = SCRIPTS_READ.get(l.written!) ?? new Set<string>();
+    SCRIPTS_READ.set(l.written!, read);
+    if (read.has(scriptPath(path))) return "";
+    read.add(scriptPath(path));
+    return text;
+  }
+  return undefined;
+}
+const SCRIPTS_READ = new WeakMap<ReadonlyMap<string, string>, Set<string>>();
+
 /** `export A=1 B`, `declare -x A=1`, `typeset -gx A`: variables exported to the line's child processes (group 1: the names and values). */
 const EXPORTED = /(?:^|[;&|\n(][ \t]*)(?:export|(?:declare|typeset)[ \t]+(?:-[a-zA-Z]+[ \t]+)*-[a-zA-Z]*x[a-zA-Z]*)((?:[ \t]+(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:=(?:"[^"]*"|'[^']*'|[^\s;&|()]*))?))+)/g;
 /** `set -a`, `set -o allexport`: every variable set after it is exported. */
@@ -2172,6 +2213,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     else break;
   }
+  // `echo 'rm -rf x' > s.sh; ./s.sh`, `source s.sh`: a script the line wrote is read as what it holds, not by its name.
+  const script = line.written === undefined && line.outer === undefined ? undefined : writtenScript(line, /^(?:source|\.)$/.test(words[i]!) ? (words[i + 1] ?? "") : words[i]!);
+  if (script !== undefined && depth <= MAX_DEPTH) return void pushAll(out, commandEffects(script, depth + 1));
   // `${CMD:-rm -rf x} args`: each command the expansion may give (`ssh host "${CMD:-…}"`).
   const defaulted = DEFAULTED.exec(words[i]!);
   if (defaulted && depth <= MAX_DEPTH) {
@@ -2244,8 +2288,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if (first !== undefined && /^0?<[^<]/.test(first)) shellStdin(`${program} < ${first.replace(/^0?</, "")}`, first.replace(/^0?</, ""), out, depth);
     // `bash steps.txt`: a text file of commands.
     else if (first !== undefined && /\.txt$/.test(first)) shellStdin(`${program} ${first}`, first, out, depth);
-    // `bash scripts/deploy.sh prod`: the script, read by its name.
-    else if (first !== undefined) commandEffect(args.slice(at), out, depth + 1);
+    // `echo 'rm -rf x' > s.sh; bash s.sh`: a script the line wrote, read as what it holds.
+    // `bash scripts/deploy.sh prod`: else the script, read by its name.
+    else if (first !== undefined) {
+      const script = writtenScript(line, first);
+      if (script !== undefined) pushAll(out, commandEffects(script, depth + 1));
+      else commandEffect(args.slice(at), out, depth + 1);
+    }
     return;
   }
   if (FILE_SERVERS.has(program)) {

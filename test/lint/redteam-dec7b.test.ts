@@ -328,3 +328,24 @@ describe("tools that destroy what they name (the evening's red team)", () => {
     expect(verdict(command)).toEqual([risk, destructive]);
   });
 });
+
+describe("a script the line writes, then runs (the evening's red team)", () => {
+  it.each([
+    "echo 'rm -rf /x' > run.sh && bash run.sh",
+    "printf 'rm -rf %s\\n' /x > /tmp/s.sh; sh /tmp/s.sh",
+    "echo 'rm -rf /x' > s.sh; chmod +x s.sh; ./s.sh",
+    "echo 'ls' > s.sh; echo 'rm -rf /x' >> s.sh; bash s.sh",
+    "echo 'rm -rf /x' > s.sh; . ./s.sh",
+    "echo 'rm -rf /x' > s.sh; source s.sh",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    // The file written is a write; what it runs is read.
+    ["echo 'ls /x' > s.sh && bash s.sh", "write", false],
+    ["echo 'rm -rf /x' > notes.txt && bash other.sh", "write", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
