@@ -82,7 +82,7 @@ const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "comma
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "deluser", "delgroup", "groupdel", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
 /**
  * Programs that run a command after their own options (`values`: the options that take a
  * value) and `operands` words (chroot's directory, flock's lock file), `sub` words before
@@ -1941,6 +1941,9 @@ function sshStdin(command: string, fed: { file: string } | { text: string }, out
 const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)(?:[ \t]+-[a-zA-Z]+)*((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
 const DECLARED_ONE = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))/g;
 
+/** A disk or a partition written as a file (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/mapper/vg-lv`), or the kernel's SysRq trigger. */
+const DEVICE = /^\/dev\/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\/|mapper\/)|^\/proc\/sysrq-trigger$/;
+
 /** `echo 'rm -rf x' > s.sh`, `printf '…' >> s.sh`: what echo or printf writes to a file (group 1 the program, 2 its words, 3 `>` or `>>`, 4 the file). */
 const WRITTEN = /(?:^|[;&|(\n][ \t]*)(echo|printf)((?:[ \t]+(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|<>()'"]+))*)[ \t]*(>>?)[ \t]*([^\s;&|<>()]+)/g;
 
@@ -2365,8 +2368,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   });
   if (redirect >= 0 && !dry) {
     const w = words[redirect]!;
-    out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
+    const target = /^\d?>>?$/.test(w) ? (words[redirect + 1] ?? "") : w.replace(/^\d?>>?/, "");
+    // Onto a disk (`> /dev/sda`) it overwrites what the disk holds; into `/proc/sysrq-trigger` it reboots or halts the machine.
+    out.push({ risk: "write", destructive: DEVICE.test(target), what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
   }
+  // `cp /dev/zero /dev/sda`, `tee /dev/nvme0n1`: a disk written over.
+  if (!dry && (program === "cp" || program === "tee" || program === "install" || program === "mv") && args.some((a) => DEVICE.test(a))) push(D, `${program} ${args.find((a) => DEVICE.test(a))}`);
   // `python3 -c "import shutil; shutil.rmtree(...)"`, `node -e ...`: the code, read by its calls.
   const inline = depth <= MAX_DEPTH ? inlineCode(program, args) : undefined;
   if (inline) {
@@ -2491,7 +2498,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const op = program === "aws" ? sub[1] ?? "" : [...words].reverse().find((w) => !CLOUD_READ.test(w) && /^(?:[a-z]+-)*[a-z]+$/.test(w) && (CLOUD_DESTRUCTIVE.test(w) || /^(?:create|update|deploy|set|add|put|start|stop|restart|resize|run|invoke|publish|send|attach|import|apply|enable|upload|cp|sync|mv|reboot|scale|patch|modify|tag)\b/.test(w))) ?? "";
       if (!op || CLOUD_READ.test(op)) return;
       // Copying from S3 to the workspace is a read; copying to S3 writes outside.
-      if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !/^s3:\/\//.test(args[args.length - 1] ?? "")) return;
+      // (The destination is an operand after the first, wherever the options are: `aws s3 sync . s3://b --delete` writes to S3,
+      // and deletes there what is not here.)
+      const operands = args.slice(args.indexOf(op) + 1).filter((a) => !a.startsWith("-"));
+      const upload = operands.slice(1).some((a) => /^s3:\/\//.test(a));
+      // (Down from S3, `--delete` removes the local files S3 lacks.)
+      if (program === "aws" && s0 === "s3" && op === "sync" && args.includes("--delete")) return push(upload ? XD : D, "aws s3 sync --delete");
+      if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !upload) return;
       return push(CLOUD_DESTRUCTIVE.test(op) ? XD : X, `${program} ${program === "aws" ? `${s0} ${op}` : op}`);
     }
     case "http":
@@ -2911,6 +2924,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "yarn" && s0 === "npm" && sub[1] === "publish") return push(XP, "yarn npm publish");
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
+  // A sync that deletes at the far end what is not here: `gsutil rsync -d`, `s3cmd sync --delete-removed`.
+  if (program === "gsutil" && args.includes("rsync") && args.slice(args.indexOf("rsync") + 1).some((a) => /^-[a-zA-Z]*d[a-zA-Z]*$/.test(a))) return push(XD, "gsutil rsync -d");
+  if (program === "s3cmd" && s0 === "sync" && args.some((a) => /^--delete-(?:removed|after)$/.test(a)) && !dry) return push(XD, "s3cmd sync --delete-removed");
   const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
   if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);

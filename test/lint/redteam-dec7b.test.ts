@@ -349,3 +349,41 @@ describe("a script the line writes, then runs (the evening's red team)", () => {
     expect(verdict(command)).toEqual([risk, destructive]);
   });
 });
+
+describe("disks, syncs and stores that lose what they hold (the evening's red team)", () => {
+  it.each([
+    ["cat /dev/zero > /dev/sda", "write", true],
+    ["echo x > /dev/nvme0n1", "write", true],
+    ["pv /dev/zero > /dev/mapper/vg-data", "write", true],
+    ["cp /dev/zero /dev/sda", "write", true],
+    ["tee /dev/sdb < /dev/zero", "write", true],
+    ["echo b > /proc/sysrq-trigger", "write", true],
+    ["aws s3 sync . s3://b --delete", "external", true],
+    ["aws s3 cp --region eu-west-1 f s3://b/", "external", false],
+    ["gsutil -m rsync -d -r . gs://b", "external", true],
+    ["s3cmd sync --delete-removed . s3://b", "external", true],
+    ["etcdctl del --prefix app/", "write", true],
+    ["consul kv delete -recurse app", "external", true],
+    ["vault kv delete secret/app", "external", true],
+    ["cargo yank --version 1.0.0", "external", true],
+    ["snap remove lxd", "write", true],
+    ["deluser bob", "write", true],
+    ["groupdel devs", "write", true],
+  ] as const)("%s: %s, destructive %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+
+  it.each([
+    ["echo x > /dev/null", "read", false],
+    ["echo x > out.txt", "write", false],
+    ["cp a.txt b.txt", "write", false],
+    ["aws s3 cp s3://b/f . --region eu-west-1", "read", false],
+    ["aws s3 sync s3://b . --delete", "write", true],
+    ["aws s3 sync . s3://b", "external", false],
+    ["etcdctl get --prefix app/", "read", false],
+    ["vault kv get secret/app", "read", false],
+    ["snap list", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
