@@ -20,7 +20,10 @@ const TAR_COMMAND = /^(?:--checkpoint-action=exec=|--to-command=|--use-compress-
 const TAR_COMMAND_NEXT = /^(?:-I|--to-command|--use-compress-program|--info-script|--new-volume-script)$/;
 
 /** The programs whose options optionCommands reads. */
-export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed"]);
+export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed", "socat", "ncat", "nc", "netcat", "man"]);
+
+/** A shell with nothing to run but what reaches it (`EXEC:/bin/bash`, `nc -e /bin/sh`): commands from the network. */
+const BARE_SHELL = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-[a-z]+)*\s*$/;
 
 /** The command lines `program`'s options (its words after it, `args`) hand it to run. */
 export function optionCommands(program: string, args: readonly string[]): OptionCommand[] {
@@ -47,6 +50,16 @@ export function optionCommands(program: string, args: readonly string[]): Option
     } else if (program === "zip") {
       const text = a === "-TT" || a === "--unzip-command" ? args[k + 1] : a.startsWith("--unzip-command=") ? a.slice(16) : undefined;
       if (text !== undefined) out.push({ command: text });
+    } else if (program === "socat") {
+      // `EXEC:cmd,opts`, `SYSTEM:cmd`: an address that is a command line.
+      const m = /^(EXEC|SYSTEM):([\s\S]+)$/i.exec(a);
+      if (m) served(m[1]!.toUpperCase() === "EXEC" ? m[2]!.replace(/,[\w-]+(?:=[^,]*)?(?=,|$)/g, "") : m[2]!, `socat ${m[1]}:…`, out);
+    } else if (program === "ncat" || program === "nc" || program === "netcat") {
+      const text = /^(?:-e|-c|--exec|--sh-exec)$/.test(a) ? args[k + 1] : /^--(?:exec|sh-exec)=/.test(a) ? a.slice(a.indexOf("=") + 1) : undefined;
+      if (text !== undefined) served(text, `${program} -e …`, out);
+    } else if (program === "man") {
+      const text = a === "-P" || a === "--pager" ? args[k + 1] : a.startsWith("--pager=") ? a.slice(8) : undefined;
+      if (text !== undefined) out.push({ command: text });
     } else if (program === "rsync") {
       const text = a === "-e" || a === "--rsh" ? args[k + 1] : a.startsWith("--rsh=") ? a.slice(6) : undefined;
       if (text !== undefined) out.push({ command: text });
@@ -54,6 +67,11 @@ export function optionCommands(program: string, args: readonly string[]): Option
   }
   if (program === "sed" || program === "gsed") for (const script of sedScripts(args)) sedCommands(script, out);
   return out;
+}
+
+/** A command a network tool connects to its socket: a bare shell runs what the network sends (code the plan does not show). */
+function served(text: string, shown: string, out: OptionCommand[]): void {
+  out.push(BARE_SHELL.test(text) ? { unshown: shown } : { command: text });
 }
 
 /** A git setting's command, when its key names one. */

