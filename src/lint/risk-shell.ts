@@ -1071,7 +1071,9 @@ const SHELL_SETUP: ReadonlySet<string> = new Set(["ssh-agent", "gpg-agent", "key
 
 /** A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option): the word after it may still be the command. */
 function prefixWord(word: string, seen: WordsSeen): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-"));
+  // (`sudo -u root`: the value of a wrapper's option, by the first wrapper's options that take one.)
+  const value = seen.count > 0 && seen.prefixOnly && seen.last.startsWith("-") && (WRAPPER_VALUES[basename(seen.first)] ?? /^-[ugn]$/).test(seen.last);
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-")) || value;
 }
 
 /** The words before a substitution are a runner's that reads its words as a command line: `eval …`, `sh -c …`, `ssh host …`. */
@@ -1080,10 +1082,11 @@ function runnerArgument(before: WordsSeen): boolean {
   return first === "eval" || (SHELLS.has(first) && before.sawC) || ((first === "ssh" || first === "autossh") && before.count >= 2 && !before.last.startsWith("-"));
 }
 
-/** The words before a process substitution make it the program a shell runs or sources: `sh <(…)`, `bash -x <(…)`, `source <(…)`, `. <(…)` (not `sh < <(…)`, read as stdin). */
-function programFile(before: WordsSeen): boolean {
+/** The reader whose program a process substitution is (`sh <(…)`, `bash -x <(…)`, `source <(…)`, `. <(…)`: "shell"; `python3 <(…)`: the interpreter), else undefined (`sh < <(…)` is read as stdin, `diff <(…)` as a file). */
+function programFile(before: WordsSeen): "shell" | string | undefined {
   const first = basename(before.first);
-  return (SHELLS.has(first) || first === "source" || first === ".") && (before.count === 1 || (before.last.startsWith("-") && before.last !== "-c"));
+  if (!(before.count === 1 || (before.last.startsWith("-") && before.last !== "-c"))) return undefined;
+  return SHELLS.has(first) || first === "source" || first === "." ? "shell" : INTERPRETER.test(first) ? first : undefined;
 }
 
 /** What `$(echo …)` or `$(printf …)` prints (its last newlines cut, as a substitution does); undefined for any other command line. */
@@ -1111,9 +1114,12 @@ function substitutedLine(line: string, out: CommandEffect[], depth: number, vars
   for (const s of found) {
     if (s.start < readTo || !s.closed) continue;
     if (s.process) {
-      if (s.wordStart && programFile(s.before)) {
+      const reader = s.wordStart ? programFile(s.before) : undefined;
+      if (reader !== undefined) {
         const printed = s.nesting ? undefined : printedOutput(s.inner);
-        if (printed !== undefined) pushAll(out, commandEffects(printed, depth + 1));
+        // (`python3 <(echo '…')`: the interpreter's program, read as if given with `-c`.)
+        if (printed !== undefined && reader !== "shell") commandEffect([reader, /^python/.test(reader) ? "-c" : reader === "php" ? "-r" : "-e", printed], out, depth + 1);
+        else if (printed !== undefined) pushAll(out, commandEffects(printed, depth + 1));
         // (`bash <(curl …)`: hiddenCode has said so.)
         else if (!hidden) out.push(unshownOutput(s));
       }
@@ -1780,11 +1786,24 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   out.push(...commandEffects(text, depth + 1, line));
 }
 
-/** A parameter expansion that trims or replaces a pattern: `${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`. */
-const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?)([^}]*)\}$/;
+/** A parameter expansion that trims or replaces a pattern (`${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`), changes case (`${X^^}`, `${X,,}`) or takes a substring (`${X:1:2}`). */
+const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?|\^\^?|,,?|:(?=\s*-?\d))([^}]*)\}$/;
 
 /** `value` as TRIMMED's operation leaves it, for a pattern of plain characters; undefined for a glob (not read here). */
 function trimmedValue(value: string, op: string, operand: string): string | undefined {
+  // `${X:1:2}`, `${X: -3}`: a substring; `${X^^}`, `${X,}`: the case changed (of every character, or the first).
+  if (op === ":") {
+    const m = /^\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$/.exec(operand);
+    if (!m) return undefined;
+    const from = Number(m[1]) < 0 ? Math.max(0, value.length + Number(m[1])) : Number(m[1]);
+    const to = m[2] === undefined ? value.length : Number(m[2]) < 0 ? value.length + Number(m[2]) : from + Number(m[2]);
+    return value.slice(from, Math.max(from, to));
+  }
+  if (op[0] === "^" || op[0] === ",") {
+    if (operand !== "") return undefined;
+    const change = (t: string): string => (op[0] === "^" ? t.toUpperCase() : t.toLowerCase());
+    return op.length === 2 ? change(value) : change(value.slice(0, 1)) + value.slice(1);
+  }
   const slash = op[0] === "/" ? operand.indexOf("/") : -1;
   const pattern = slash >= 0 ? operand.slice(0, slash) : operand;
   if (/[*?[\\]/.test(pattern)) return undefined;
@@ -3302,11 +3321,14 @@ export function splitCommands(text: string): string[][] {
       inWord = true;
     } else if (c === " " || c === "\t") {
       endWord();
-    } else if (c === "{" && !inWord && BRACE_LIST.test(text.slice(i, i + BRACE_SPAN))) {
-      // `{rm,-rf,/x}`: a brace expansion standing alone is its words.
-      const close = text.indexOf("}", i);
-      for (const w of text.slice(i + 1, close).split(",")) if (w !== "") words.push(w);
-      i = close;
+    } else if (c === "{" && BRACE_LIST.test(text.slice(i, i + BRACE_SPAN))) {
+      // `{rm,-rf,/x}`, `r{m,}`, `notes.{txt,bak}`: a brace expansion is its words, each with the word's text before and after it.
+      const m = BRACE_LIST.exec(text.slice(i, i + BRACE_SPAN))!;
+      for (const w of m[1]!.split(",")) if (word + w + m[2]! !== "") words.push(word + w + m[2]!);
+      word = "";
+      inWord = false;
+      expands = false;
+      i += m[0].length - 1;
     } else if (c === ";" || c === "|" || c === "&" || c === "\n" || c === "(" || c === ")" || c === "`" || c === "{" || c === "}") {
       endCommand();
     } else if (c === "$" && text[i + 1] === "(") {
@@ -3339,8 +3361,8 @@ export function splitCommands(text: string): string[][] {
   return commands;
 }
 
-/** A brace expansion of plain words standing alone (`{rm,-rf,/x}`, then a blank, an operator or the end), within BRACE_SPAN characters. */
-const BRACE_LIST = /^\{[^\s{}'"$`\\;&|()<>,]*(?:,[^\s{}'"$`\\;&|()<>,]*)+\}(?=[\s;&|()<>]|$)/;
+/** A brace expansion of plain words (`{rm,-rf,/x}`; group 1 the list, group 2 the word's text after it, then a blank, an operator or the end), within BRACE_SPAN characters. */
+const BRACE_LIST = /^\{([^\s{}'"$`\\;&|()<>,]*(?:,[^\s{}'"$`\\;&|()<>,]*)+)\}([^\s{}'"$`\\;&|()<>]*)(?=[\s;&|()<>]|$)/;
 const BRACE_SPAN = 400;
 
 /** A `$` in double-quoted text that is not escaped: the shell expands it. */

@@ -420,3 +420,72 @@ describe("programs that run a command they are given, and jobs handed to cron (t
     expect(verdict(command)).toEqual([risk, destructive]);
   });
 });
+
+describe("more syntax that builds the command word (the evening's red team, second pass)", () => {
+  it.each([
+    "r{m,} -rf /x",
+    "{r,}m -rf /x",
+    "X=RM; ${X,,} -rf /x",
+    "X=Rm; ${X,} -rf /x",
+    "X=xrmx; ${X:1:2} -rf /x",
+    "sudo -u root $(echo rm) -rf /x",
+    "python3 <(echo 'import shutil; shutil.rmtree(\"/x\")')",
+    "node <(echo 'require(\"fs\").rmSync(\"/x\", { recursive: true })')",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["mv notes.{txt,bak}", "write", false],
+    ["echo file.{a,b}", "read", false],
+    ["X=LS; ${X,,} -l /x", "read", false],
+    ["python3 <(echo 'print(1)')", "read", false],
+    ["sudo -u root $(echo ls) -l /x", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
+describe("time: every new scan stays linear on 100k characters", () => {
+  /** `command`'s effects, read in less than two seconds (each input is about 100,000 characters; doubled, each takes about twice as long). */
+  const timed = (command: string) => {
+    const t0 = performance.now();
+    const effects = commandEffects(command);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    return effects.map((e) => e.what);
+  };
+
+  it("command substitutions: nested, in quotes, in a command's place, process substitutions", () => {
+    expect(timed(`${"$(".repeat(20000)}${"a)|sh ".repeat(20000)}`).length).toBeGreaterThan(20000);
+    expect(timed(`echo ${'"$('.repeat(20000)}ls${')"'.repeat(20000)}`)).toHaveLength(1);
+    expect(timed(`echo ${'"$(echo a)" '.repeat(8000)}`)).toEqual([]);
+    expect(timed(`${"$(echo ls); ".repeat(8000)}`)).toEqual([]);
+    expect(timed(`${"$(echo ".repeat(12000)}ls${")".repeat(12000)}`)).toHaveLength(1);
+    expect(timed(`sh ${"<(echo ls) ".repeat(8000)}`)).toEqual([]);
+  });
+
+  it("parameter expansions: nested, never closed, in here-strings, as arguments", () => {
+    expect(timed("sh <<< ${x ".repeat(12000))).toEqual([]);
+    expect(timed(`sh <<< ${"${A:-".repeat(15000)}rm${"}".repeat(15000)}`).length).toBeLessThan(10);
+    expect(timed("rm ${x:-'a' ".repeat(12000))).toEqual(["`rm`"]);
+    expect(timed(`rm ${"${D:-/x} ".repeat(12000)}`)).toEqual(["`rm`"]);
+    expect(timed(`X=${"x".repeat(50000)}; \${X//x/y} ${"${X#x} ".repeat(5000)}`)).toEqual([]);
+  });
+
+  it("child shells' variables, exports and scripts written then run", () => {
+    const vars = Array.from({ length: 6000 }, (_, k) => `A${k}=1; `).join("");
+    expect(timed(`set -a; ${vars}${"sh -c 'x'; ".repeat(4000)}`)).toEqual([]);
+    expect(timed(`declare ${"-a ".repeat(30000)}X`)).toEqual([]);
+    expect(timed(`${"echo ls >> s.sh; ./s.sh; ".repeat(4000)}`).every((w) => w === "`>> s.sh`")).toBe(true);
+  });
+
+  it("ANSI-C strings, brace lists, option commands, sed, cron and awk strings", () => {
+    expect(timed(`echo ${"$'\\x41' ".repeat(15000)}`)).toEqual([]);
+    expect(timed(`${"{a,b ".repeat(20000)}`)).toEqual([]);
+    expect(timed(`sed '${"s/a/ls/e;".repeat(12000)}' f`)).toEqual([]);
+    expect(timed(`git ${"-c core.pager=less ".repeat(5000)}log`)).toEqual([]);
+    expect(timed(`${"echo 'a' ".repeat(10000)}crontab`)).toEqual([]);
+    expect(timed(`echo '${"* * * * * ls\\n".repeat(8000)}' | crontab -`)).toEqual(["`crontab`"]);
+    expect(timed(`awk '{ print ${'"system(" '.repeat(20000)}}'`)).toEqual([]);
+  });
+});
