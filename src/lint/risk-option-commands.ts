@@ -2,7 +2,10 @@
  * Options whose value is a command line the program runs on this machine (GTFOBins' list of
  * ways out of a program): ssh's `ProxyCommand`, git's configured commands and `!` aliases,
  * tar's checkpoint actions and compressors, zip's test command, rsync's remote shell, sed's
- * `e` command and flag. The shell reader reads each such command line as it reads any.
+ * `e` command and flag, make's `--eval` recipes, vim's `:!`; and the commands a one-line program
+ * of a language the code reader does not know runs (lua's `os.execute`, R's `system`, julia's
+ * `run`, AppleScript's `do shell script`, expect's `spawn`, PowerShell's command line). The
+ * shell reader reads each such command line as it reads any.
  */
 
 /** A command line an option hands the program, or (`unshown`) one built from input the plan does not show. */
@@ -20,7 +23,26 @@ const TAR_COMMAND = /^(?:--checkpoint-action=exec=|--to-command=|--use-compress-
 const TAR_COMMAND_NEXT = /^(?:-I|--to-command|--use-compress-program|--info-script|--new-volume-script)$/;
 
 /** The programs whose options optionCommands reads. */
-export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed", "socat", "ncat", "nc", "netcat", "man"]);
+export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
+  ...["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed", "socat", "ncat", "nc", "netcat", "man"],
+  ...["make", "gmake", "vim", "vi", "nvim", "view", "ex", "gvim", "start-stop-daemon"],
+  ...["lua", "luajit", "Rscript", "R", "julia", "osascript", "expect", "pwsh", "powershell", "powershell.exe", "pwsh.exe"],
+]);
+
+/** Languages the code reader does not read: the option that takes the program, and the calls in it that run a command line (group 2, or 1). */
+const FOREIGN_CODE: Readonly<Record<string, { option: RegExp; runs: RegExp }>> = {
+  lua: { option: /^-e$/, runs: /\b(?:os\.execute|io\.popen)\s*\(?\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
+  luajit: { option: /^-e$/, runs: /\b(?:os\.execute|io\.popen)\s*\(?\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
+  Rscript: { option: /^-e$/, runs: /\bsystem2?\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
+  R: { option: /^-e$/, runs: /\bsystem2?\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
+  julia: { option: /^-e$/, runs: /\brun\s*\(\s*`()([^`]*)`/g },
+  osascript: { option: /^-e$/, runs: /\bdo shell script\s+(")((?:[^"\\]|\\.)*)"/g },
+  expect: { option: /^-c$/, runs: /(?:^|[;\n\[{])\s*(?:spawn|exec|system)()\s+([^;\n\]}]+)/g },
+};
+
+/** PowerShell's options that take its command line, and those that take it encoded (code the plan does not show). */
+const PWSH_COMMAND = /^-(?:c|command)$/i;
+const PWSH_ENCODED = /^-(?:e|ec|enc|encodedcommand)$/i;
 
 /** A shell with nothing to run but what reaches it (`EXEC:/bin/bash`, `nc -e /bin/sh`): commands from the network. */
 const BARE_SHELL = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-[a-z]+)*\s*$/;
@@ -66,7 +88,46 @@ export function optionCommands(program: string, args: readonly string[]): Option
     }
   }
   if (program === "sed" || program === "gsed") for (const script of sedScripts(args)) sedCommands(script, out);
+  // `make --eval='x:; rm -rf y' x`: the recipes of the rules it is given.
+  if (program === "make" || program === "gmake") for (const [k, a] of args.entries()) {
+    const text = a === "--eval" ? args[k + 1] : a.startsWith("--eval=") ? a.slice(7) : undefined;
+    if (text !== undefined) for (const recipe of makeRecipes(text)) out.push({ command: recipe });
+  }
+  // `vim -c ':!rm -rf y'`, `vim +'!…'`: an ex command that runs a shell command.
+  if (/^(?:vim|vi|nvim|view|ex|gvim)$/.test(program)) for (const [k, a] of args.entries()) {
+    const ex = a === "-c" || a === "--cmd" ? args[k + 1] : a.startsWith("+") ? a.slice(1) : undefined;
+    const bang = ex === undefined ? null : /^\s*:?\s*(?:silent!?\s+)?!([\s\S]+)$/.exec(ex);
+    if (bang) out.push({ command: bang[1]! });
+  }
+  // `start-stop-daemon --start --exec /bin/rm -- -rf y`: the program it starts, with the words after `--`.
+  if (program === "start-stop-daemon" && args.some((a) => a === "--start" || a === "-S")) {
+    const k = args.findIndex((a) => /^(?:--exec|-x|--startas|-a)$/.test(a));
+    const dash = args.indexOf("--");
+    if (k >= 0 && args[k + 1] !== undefined) out.push({ command: [args[k + 1]!, ...(dash >= 0 ? args.slice(dash + 1) : [])].map(quoted).join(" ") });
+  }
+  const foreign = FOREIGN_CODE[program];
+  if (foreign !== undefined) for (const [k, a] of args.entries()) if (foreign.option.test(a) && args[k + 1] !== undefined) for (const m of args[k + 1]!.matchAll(foreign.runs)) out.push({ command: m[2]!.replace(/\\(.)/g, "$1") });
+  // `pwsh -Command 'Remove-Item -Recurse x'`: PowerShell's command line, read as a shell's (its aliases `rm`, `del` too).
+  if (/^(?:pwsh|powershell)(?:\.exe)?$/.test(program)) for (const [k, a] of args.entries()) {
+    if (PWSH_COMMAND.test(a) && args[k + 1] !== undefined) out.push({ command: args.slice(k + 1).join(" ") });
+    if (PWSH_ENCODED.test(a)) out.push({ unshown: `${program} ${a} …` });
+    if (PWSH_COMMAND.test(a) || PWSH_ENCODED.test(a)) break;
+  }
   return out;
+}
+
+/** A word written for the shell reader to read back as one word. */
+const quoted = (w: string): string => (/^[\w./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+/** The recipe lines of make rules: lines that start with a tab, and what follows `;` on a rule's line (`x: dep; cmd`), without `@`, `-` or `+`. */
+export function makeRecipes(text: string): string[] {
+  const recipes: string[] = [];
+  for (const line of text.split("\n")) {
+    const recipe = line.startsWith("\t") ? line.slice(1) : /^[^:=#\t][^:=#]*::?[^=;]*;(.*)$/.exec(line)?.[1];
+    const command = recipe?.replace(/^\s*[@+-]+/, "");
+    if (command !== undefined && command.trim() !== "") recipes.push(command);
+  }
+  return recipes;
 }
 
 /** A command a network tool connects to its socket: a bare shell runs what the network sends (code the plan does not show). */

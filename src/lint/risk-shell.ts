@@ -83,6 +83,8 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
 const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "deluser", "delgroup", "groupdel", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+/** PowerShell's commands that delete or wipe (its names in any case: `Remove-Item`, `remove-item`). */
+const PS_DESTRUCTIVE: ReadonlySet<string> = new Set(["remove-item", "clear-content", "clear-disk", "format-volume", "remove-partition", "clear-recyclebin", "remove-itemproperty", "stop-computer", "restart-computer"]);
 /**
  * Programs that run a command after their own options (`values`: the options that take a
  * value) and `operands` words (chroot's directory, flock's lock file), `sub` words before
@@ -1642,7 +1644,12 @@ function stdinReader(text: string, from: number, to: number): StdinReader {
 
 /** Where the reader stdinInput reads for is among `words` (-1: none). */
 function readerAt(words: readonly string[], string: boolean): number {
-  return words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
+  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+}
+
+/** `make -f - …`, `make -f /dev/stdin`: make reads its makefile on stdin. */
+function makefileOnStdin(words: readonly string[], k: number): boolean {
+  return words.some((w, j) => j > k && (w === "-f" || w === "--file" || w === "--makefile") && STDIN_FILE.test(words[j + 1] ?? ""));
 }
 
 /** Data clients that read their commands on stdin, as their `--eval` or arguments; sftp its session's commands. */
@@ -1667,6 +1674,8 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
     return;
   }
   if (STDIN_CLIENTS.has(name)) return commandEffect([...words.slice(k), "--eval", body], out, depth + 1);
+  // `make -f /dev/stdin <<< $'all:\n\trm -rf x'`: the makefile's recipes.
+  if (/^g?make$/.test(name)) return commandEffect([name, "--eval", body], out, depth + 1);
   if (SQL_CLIENTS.has(name)) {
     // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
     // `-f -` and `-f /dev/stdin` read this input; client commands on lines of their own (`\set x`, `.headers on`,
@@ -2975,7 +2984,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   if (program === "s3cmd" && s0 === "sync" && args.some((a) => /^--delete-(?:removed|after)$/.test(a)) && !dry) return push(XD, "s3cmd sync --delete-removed");
   const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
-  if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
+  if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs") || PS_DESTRUCTIVE.has(program.toLowerCase())) return push(D, program);
   // `rsync --delete` removes at the destination what the source lacks; `--remove-source-files` the files it sent.
   if (program === "rsync" && args.some((a) => /^--(?:delete(?:-[a-z]+)?|del|remove-source-files)$/.test(a))) return push(D, "rsync --delete");
   // A disk's partitions: parted's `rm` and a new label (`mklabel`), sgdisk's zapping, clearing and deleting destroy them.

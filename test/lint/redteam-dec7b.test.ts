@@ -446,6 +446,36 @@ describe("more syntax that builds the command word (the evening's red team, seco
   });
 });
 
+describe("more programs that run code they are given (the evening's red team, second pass)", () => {
+  it.each([
+    "make --eval='x:; rm -rf /x' x",
+    "make -f /dev/stdin <<< $'all:\\n\\trm -rf /x'",
+    "vim -c ':!rm -rf /x' -c q",
+    "vim +'!rm -rf /x' +q",
+    "start-stop-daemon --start --exec /bin/rm -- -rf /x",
+    "lua -e 'os.execute(\"rm -rf /x\")'",
+    "Rscript -e 'system(\"rm -rf /x\")'",
+    "julia -e 'run(`rm -rf /x`)'",
+    "osascript -e 'do shell script \"rm -rf /x\"'",
+    "expect -c 'spawn rm -rf /x; expect eof'",
+    "pwsh -Command 'Remove-Item -Recurse -Force /x'",
+    "powershell -c 'rm -r /x'",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["make --eval='x:; echo hi' x", "read", false],
+    ["vim -c ':set nu' f", "read", false],
+    ["lua -e 'print(1)'", "read", false],
+    ["Rscript -e 'summary(1:3)'", "read", false],
+    ["osascript -e 'display notification \"done\"'", "read", false],
+    ["pwsh -Command 'Get-ChildItem /x'", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
 describe("time: every new scan stays linear on 100k characters", () => {
   /** `command`'s effects, read in less than two seconds (each input is about 100,000 characters; doubled, each takes about twice as long). */
   const timed = (command: string) => {
