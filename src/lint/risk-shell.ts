@@ -1054,7 +1054,7 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   const line: Line = {
     ...(exported !== undefined ? { exported } : {}),
     ...(written !== undefined ? { written } : {}),
-    vars: text.includes("=") ? assignedVars(text) : NO_VARS,
+    vars: text.includes("=") || /\b(?:read|mapfile|readarray|set)\b/.test(text) ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text) || outer?.sourced === true,
     // What the line it was taken from says of production, unless this text names production itself (the outer line,
     // whose text holds this one, has counted its expansions: `export D=/srv/prod; eval "rm -rf \$D/tmp"`).
@@ -1795,6 +1795,9 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   out.push(...commandEffects(text, depth + 1, line));
 }
 
+/** A word of variables and plain text only (`$a$b`, `/usr/bin/$a`): what the shell joins into one command word. */
+const JOINED_WORD = /^(?:\$[A-Za-z_][A-Za-z0-9_]*|[\w./-])+$/;
+
 /** A parameter expansion that trims or replaces a pattern (`${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`), changes case (`${X^^}`, `${X,,}`) or takes a substring (`${X:1:2}`). */
 const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?|\^\^?|,,?|:(?=\s*-?\d))([^}]*)\}$/;
 
@@ -2062,8 +2065,17 @@ const EXPORTED_LINES = new WeakMap<Line, { line: Line; named: ReadonlyArray<read
 function assignedVars(text: string): Map<string, string> {
   const vars = new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""]));
   for (const d of text.matchAll(DECLARED)) for (const m of d[1]!.matchAll(DECLARED_ONE)) vars.set(m[1]!, m[2] ?? m[3] ?? m[4] ?? "");
+  // `read -r cmd <<< 'rm -rf x'`, `mapfile -t a <<< '…'`: a variable set from a here-string; `set -- rm -rf x`: the positional words.
+  if (/read|mapfile|set/.test(text)) {
+    for (const m of text.matchAll(READ_INTO)) vars.set(m[1]!, m[2] ?? m[3] ?? unescaped(m[4]!));
+    for (const m of text.matchAll(SET_ARGS)) vars.set("@", m[1]!.trim()).set("*", m[1]!.trim());
+  }
   return vars;
 }
+/** `read [-r] NAME <<< text`, `mapfile -t NAME <<< text`, `readarray NAME <<< text` (one name; options with a value taken as `-p x`). */
+const READ_INTO = /(?:^|[;&|\n(][ \t]*)(?:read|mapfile|readarray)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+(?=[^\s;&|()<>-])(?![A-Za-z_][A-Za-z0-9_]*[ \t]*<<<)[^\s;&|()<>]+)?)*[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*<<<[ \t]*(?:'([^'\n]*)'|"([^"\n$`]*)"|((?:[^\s;&|()<>'"$`\\]|\\.)+))/g;
+/** `set -- word…`: the positional parameters a line sets (`"$@"`, `$*`). */
+const SET_ARGS = /(?:^|[;&|\n(][ \t]*)set[ \t]+--((?:[ \t]+[^\s;&|()<>]+)+)/g;
 
 /** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
 const CATTED_TO_SHELL = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*(?:(?:sudo|doas|env)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+[a-z_][a-z0-9_-]*)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:[ \t]+[-+][a-zA-Z]+)*(?:[ \t]+--(?:[ \t]+[^\s|;&()]+)*)?[ \t]*(?=$|[;&|)\n])/g;
@@ -2285,7 +2297,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (result !== undefined) return void out.push(...commandEffects([result, ...words.slice(i + 1)].join(" "), depth + 1));
     if (value !== undefined) return void out.push({ risk: "write", destructive: true, what: `\`${words[i]!.slice(0, 60)}\` (code the plan does not show)` });
   }
-  const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
+  // `a=r; b=m; $a$b -rf x`: a command word joined from variables the line sets (and plain text), read as it comes out.
+  if (depth <= MAX_DEPTH && words[i]!.includes("$") && JOINED_WORD.test(words[i]!) && !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(words[i]!)) {
+    let known = true;
+    const joined = words[i]!.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => lineVar(line, name) ?? ((known = false), ""));
+    if (known) return void out.push(...commandEffects([joined, ...words.slice(i + 1)].join(" "), depth + 1));
+  }
+  // (`"${a[@]}"`, `"$@"`: an array's or the positional words, as the line sets them.)
+  const held = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[@*])(?:\[[@*]\])?\}?$/.exec(words[i]!);
   if (held && depth <= MAX_DEPTH) {
     const set = lineVar(line, held[1]!);
     // (`IFS=,; cmd=rm,-rf,x; $cmd`: an unquoted value is split where the line's IFS says.)

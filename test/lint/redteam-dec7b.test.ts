@@ -476,6 +476,31 @@ describe("more programs that run code they are given (the evening's red team, se
   });
 });
 
+describe("a command word the line assembles in variables (the evening's red team, third pass)", () => {
+  it.each([
+    "a=r; b=m; $a$b -rf /x",
+    'a=r; b=m; "$a$b" -rf /x',
+    "a=r; b=m; ${a}${b} -rf /x",
+    "d=/usr/bin; $d/rm -rf /x",
+    "mapfile -t a <<< 'rm -rf /x'; \"${a[@]}\"",
+    "read -r cmd <<< 'rm -rf /x'; $cmd",
+    'set -- rm -rf /x; "$@"',
+    "set -- rm -rf /x; $*",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    ["a=l; b=s; $a$b -l /x", "read", false],
+    ["read -r cmd <<< 'ls /x'; $cmd", "read", false],
+    ['set -- ls /x; "$@"', "read", false],
+    // A variable the line does not set is not guessed (`$HOME/bin/tool` runs a tool by its name).
+    ["$HOME/bin/report --today", "read", false],
+  ] as const)("%s: %s", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
 describe("time: every new scan stays linear on 100k characters", () => {
   /** `command`'s effects, read in less than two seconds (each input is about 100,000 characters; doubled, each takes about twice as long). */
   const timed = (command: string) => {
@@ -517,5 +542,15 @@ describe("time: every new scan stays linear on 100k characters", () => {
     expect(timed(`${"echo 'a' ".repeat(10000)}crontab`)).toEqual([]);
     expect(timed(`echo '${"* * * * * ls\\n".repeat(8000)}' | crontab -`)).toEqual(["`crontab`"]);
     expect(timed(`awk '{ print ${'"system(" '.repeat(20000)}}'`)).toEqual([]);
+  });
+
+  it("brace lists in words, make recipes, foreign code, wrapper option values", () => {
+    expect(timed(`echo ${"a{b,c}d ".repeat(12000)}`)).toEqual([]);
+    expect(timed(`make --eval='${"x: y; ls\n".repeat(8000)}' x`)).toEqual([]);
+    expect(timed(`lua -e '${'os.execute("ls") '.repeat(5000)}'`)).toEqual([]);
+    expect(timed(`lua -e '${'os.execute("'.repeat(8000)}'`)).toEqual([]);
+    expect(timed(`sudo -u root ${"$(echo ls) ".repeat(8000)}`)).toEqual([]);
+    expect(timed(`a=l; b=s; ${"$a$b ".repeat(15000)}`)).toEqual([]);
+    expect(timed(`${"read -r c <<< 'ls'; $c; ".repeat(4000)}`)).toEqual([]);
   });
 });
