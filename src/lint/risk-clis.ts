@@ -50,6 +50,15 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   liquibase: lookup({ update: "w", dropall: "d", rollback: "w", "rollback-count": "w", "update-sql": "w" }),
   alembic: lookup({ upgrade: "w", downgrade: "d", stamp: "w" }),
   "ansible-playbook": lookup({ "": "x" }),
+  // Key-value and secret stores: a key deleted is gone.
+  etcdctl: lookup({ del: "d", put: "w", txn: "w", "lease revoke": "d", compact: "d", defrag: "w" }),
+  consul: lookup({ "kv delete": "xd", "kv put": "x", "kv import": "x" }),
+  vault: lookup({ "kv delete": "xd", "kv destroy": "xd", "kv metadata": "xd", delete: "xd", "secrets disable": "xd", "kv put": "x", write: "x", "secrets enable": "x" }),
+  snap: lookup({ remove: "d", install: "w", refresh: "w" }),
+  // Storage pools and volumes: destroying one (or rolling it back) loses its data.
+  zfs: lookup({ destroy: "d", rollback: "d", create: "w", set: "w", snapshot: "w", rename: "w", send: "w", receive: "w", recv: "w", mount: "w", umount: "w" }),
+  zpool: lookup({ destroy: "d", labelclear: "d", create: "w", add: "w", remove: "d", attach: "w", detach: "w", export: "w", import: "w", scrub: "w" }),
+  btrfs: lookup({ "subvolume delete": "d", "subvolume create": "w", "subvolume snapshot": "w", "device delete": "d", "device remove": "d", "device add": "w" }),
   // Migration and ORM tools (two or three words: `supabase db reset`, `dotnet ef database drop`).
   artisan: lookup({ "migrate:fresh": "d", "migrate:reset": "d", "migrate:refresh": "d", "migrate:rollback": "d", "db:wipe": "d", migrate: "w", "db:seed": "w", "cache:clear": "d" }),
   knex: lookup({ "migrate:rollback": "d", "migrate:down": "d", "migrate:latest": "w", "migrate:up": "w", "seed:run": "w" }),
@@ -65,7 +74,7 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   pnpm: lookup({ "store prune": "d" }),
   // `go mod tidy` rewrites go.mod and go.sum.
   go: lookup({ clean: "d", "mod tidy": "w", "mod edit": "w", "mod vendor": "w" }),
-  cargo: lookup({ clean: "d", ...Object.fromEntries(Object.entries(SQLX).map(([k, v]) => [`sqlx ${k}`, v])) }),
+  cargo: lookup({ clean: "d", yank: "xd", ...Object.fromEntries(Object.entries(SQLX).map(([k, v]) => [`sqlx ${k}`, v])) }),
   mvn: lookup({ clean: "d" }),
   gradle: lookup({ clean: "d" }),
   gradlew: lookup({ clean: "d" }),

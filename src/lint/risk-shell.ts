@@ -8,6 +8,8 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
+import { OPTION_COMMAND_PROGRAMS, optionCommands, sedScripts } from "./risk-option-commands.js";
+import { type Substitution, type WordsSeen, substitutions } from "./shell-substitutions.js";
 import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
 
@@ -80,7 +82,9 @@ const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "comma
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "deluser", "delgroup", "groupdel", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+/** PowerShell's commands that delete or wipe (its names in any case: `Remove-Item`, `remove-item`). */
+const PS_DESTRUCTIVE: ReadonlySet<string> = new Set(["remove-item", "clear-content", "clear-disk", "format-volume", "remove-partition", "clear-recyclebin", "remove-itemproperty", "stop-computer", "restart-computer"]);
 /**
  * Programs that run a command after their own options (`values`: the options that take a
  * value) and `operands` words (chroot's directory, flock's lock file), `sub` words before
@@ -89,6 +93,13 @@ const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wi
  */
 const RUNS_AFTER: Readonly<Record<string, { values: RegExp; operands: number; sub?: number; command?: boolean; line?: boolean }>> = lookup({
   "arch-chroot": { values: /^-[uN]$/, operands: 1 },
+  // Tools that run a command under them, their options given as `--name=value` or one letter with a value.
+  valgrind: { values: /^$/, operands: 0 },
+  numactl: { values: /^-[CNmpi]$|^--(?:physcpubind|cpunodebind|membind|preferred|interleave)$/, operands: 0 },
+  chronic: { values: /^$/, operands: 0 },
+  caffeinate: { values: /^-[wt]$/, operands: 0 },
+  firejail: { values: /^$/, operands: 0 },
+  proot: { values: /^-[rbwqkm]$/, operands: 0 },
   sg: { values: /^$/, operands: 1, command: true },
   gosu: { values: /^$/, operands: 1 },
   "su-exec": { values: /^$/, operands: 1 },
@@ -153,6 +164,15 @@ const AWK_BUILT = /\bsystem\s*\(\s*(?!["\s])[^()]{0,80}\)|[\w\])]\s*\|&?\s*getli
 /** `print … > "file"`, `print … >> out`: a print's output to a file (within 300 characters of the print, outside parentheses). */
 const AWK_OUTPUT = /\bprintf?\b[^;{}()\n]{0,300}?(?<![<>!=])>>?(?!=)\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*))/g;
 const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
+/** Where a call of system() with a string first starts, found on the program with its strings blanked (awkCode). */
+const AWK_SYSTEM_CALL = /\bsystem\s*\(\s*(?:sprintf\s*\(\s*)?"/g;
+/** AWK_SYSTEM read from a call's start (sticky). */
+const AWK_SYSTEM_AT = new RegExp(AWK_SYSTEM.source, "y");
+
+/** An awk program with the text of its strings blanked (quotes and offsets kept): what awk reads as code, not as text it prints. */
+function awkCode(program: string): string {
+  return program.includes('"') ? program.replace(AWK_STRING, (s) => `"${" ".repeat(s.length - 2)}"`) : program;
+}
 
 /**
  * The command lines an awk program runs: those its system() calls start with, those it
@@ -160,15 +180,22 @@ const AWK_STRING = /"((?:[^"\\]|\\.)*)"/g;
  * builds a command line in a variable, every string of the program, read as the start of one.
  */
 function awkCommands(name: string, program: string, assigned: readonly string[], out: CommandEffect[], depth: number): void {
+  // A call is found where awk reads code, not in a string it prints (`print "system(\"rm\")"`); its argument is read from the program.
+  const code = awkCode(program);
   // (`system("\162m -rf x")`: awk's strings undo octal and hex escapes, as its prints do.)
-  for (const m of program.matchAll(AWK_SYSTEM)) out.push(...commandEffects([...m[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
+  for (const m of code.matchAll(AWK_SYSTEM_CALL)) {
+    const call = AWK_SYSTEM_AT;
+    call.lastIndex = m.index;
+    const argument = call.exec(program);
+    if (argument) out.push(...commandEffects([...argument[1]!.matchAll(AWK_STRING)].map((s) => awkUnescaped(s[1]!)).join(""), depth + 1));
+  }
   // `print $1 > "users.txt"`, `print > FILENAME ".bak"`: a file written (not /dev/stdout or /dev/stderr).
   for (const m of program.matchAll(AWK_OUTPUT)) {
     const file = m[1] !== undefined ? awkUnescaped(m[1]) : m[2]!;
     if (!/^\/dev\/(?:stdout|stderr|null|fd\/[12])$/.test(file)) out.push({ risk: "write", destructive: false, what: `\`${name} > ${file}\`` });
   }
   const piped = [...program.matchAll(AWK_PIPED)].map((m) => ({ command: awkUnescaped(m[1] ?? m[2]!), getline: m[2] !== undefined }));
-  const built = AWK_BUILT.exec(program);
+  const built = AWK_BUILT.exec(code);
   if (piped.length === 0 && !built) return;
   const commands = new Set(piped.map((p) => p.command));
   // The program's other strings (and its -v values): what it prints, or the pieces of a command line it builds.
@@ -708,12 +735,7 @@ function printedText(program: "echo" | "printf", words: readonly string[]): stri
 
 /** The text sed puts at the start of its output lines: the replacements of its `s/^…/` commands (`s/^/rm /`), the text of `i\` and `a\`. */
 function sedInserted(args: readonly string[]): string[] {
-  // The scripts: each `-e` / `--expression`, else the first word that is not an option.
-  const scripts = args.flatMap((a, k) => (/^(?:-e|--expression)$/.test(args[k - 1] ?? "") ? [a] : /^--expression=/.test(a) ? [a.slice(13)] : []));
-  if (scripts.length === 0) {
-    const first = args.find((a) => !a.startsWith("-"));
-    if (first !== undefined) scripts.push(first);
-  }
+  const scripts = sedScripts(args);
   const out: string[] = [];
   for (const a of scripts) {
     // Only a replacement at the start of a line (`s/^/rm /`) starts the command; `s/$/.bak/` leaves the input's words first.
@@ -766,6 +788,10 @@ interface Line {
    * production they name hold in it too.
    */
   outer?: Line;
+  /** The variables it exports (`export X=…`, `export X`, `declare -x`), or all it sets (`set -a`): those a child process sees. */
+  exported?: ReadonlySet<string> | "all";
+  /** Files it writes with echo or printf (`echo 'rm -rf x' > s.sh`), by path, and what they then hold. */
+  written?: ReadonlyMap<string, string>;
 }
 const PLAIN_LINE: Line = { vars: NO_VARS, sourced: false };
 
@@ -822,6 +848,15 @@ const NO_VALUES: ReadonlySet<string> = new Set();
 
 /** Shell keywords in front of a command (`then rm -rf x`, `do kubectl delete ...`, `! rm x`). */
 const KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "coproc", "{"]);
+
+/** `npx -c 'rm -rf x'`, `npm exec --call='…'`: the option's value is a command line, read (true) in place of the rest. */
+function npmCall(words: readonly string[], k: number, out: CommandEffect[], depth: number, line: Line): boolean {
+  const w = words[k]!;
+  const text = /^(?:-c|--call)$/.test(w) ? words[k + 1] : w.startsWith("--call=") ? w.slice(7) : undefined;
+  if (text === undefined) return false;
+  if (depth <= MAX_DEPTH) programText("npx -c", text, out, depth, line);
+  return true;
+}
 
 /** The options that take a value, per wrapper (sudo's `-iu app`: a bundle ending in one of them). */
 const WRAPPER_VALUES: Readonly<Record<string, RegExp>> = lookup({
@@ -919,9 +954,11 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
     // A here-string of several pieces (`sh <<< 'ls'$'\n''rm -rf x'`) is read whole with the others (hereInputs); text
     // inside one is no command.
     if (m.index < wordEnd) continue;
+    // (`sh <<< ${CMD:-'rm -rf x'}`: an expansion is one word, read whole, its quotes in it, by programText.)
+    const expansion = m[7]?.startsWith("${") ? m.index + m[0].length - m[7].length : -1;
     if (m[4] !== undefined) {
       const word = hereWord(text, m.index + m[0].indexOf("<<<") + 3);
-      if (word.pieces > 1) {
+      if (word.pieces > 1 && expansion < 0) {
         wordEnd = word.end;
         continue;
       }
@@ -930,7 +967,9 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
       if (SHELLS.has(basename(m[4])) && SYNTAX_ONLY.test(m[0].slice(m[0].indexOf(m[4]) + m[4].length, m[0].indexOf("<<<")))) continue;
     }
     // (`sh <<< rm\ -rf\ x`: an unquoted here-string, its escapes undone.)
-    const body = m[1] !== undefined ? m[2]! : (m[6] ?? unescaped(m[7]!));
+    // (Here-strings inside the expansion are its text: each is read once.)
+    if (expansion >= 0) wordEnd = expansionEnd(text, expansion);
+    const body = m[1] !== undefined ? m[2]! : expansion >= 0 ? text.slice(expansion, wordEnd) : (m[6] ?? unescaped(m[7]!));
     const code = /printf/.test(m[0]) ? body.replace(/\\n/g, "\n") : body;
     const name = basename(m[3] ?? m[4]!);
     // `sh <<< "$(cat steps.txt)"`: what a substitution in the double-quoted text prints is the program.
@@ -1007,9 +1046,15 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   }
   // `echo "rm -rf x" | at now`, `at now <<< "rm -rf x"`: the job is a command line.
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(AT_JOB)) out.push(...commandEffects(m[2] ?? m[4]!, depth + 1));
+  // `echo '* * * * * rm -rf x' | crontab -`, `crontab - <<< '@daily …'`: each job's command line, after its schedule.
+  if (depth <= MAX_DEPTH && text.includes("crontab")) for (const m of text.matchAll(CRON_TABLE)) for (const job of cronJobs(m[2] ?? m[4]!)) pushAll(out, commandEffects(job, depth + 1));
   const own = text.includes("=") ? productionAssigned(text) : {};
+  const exported = exportedVars(text);
+  const written = text.includes(">") ? writtenFiles(text) : undefined;
   const line: Line = {
-    vars: text.includes("=") ? assignedVars(text) : NO_VARS,
+    ...(exported !== undefined ? { exported } : {}),
+    ...(written !== undefined ? { written } : {}),
+    vars: text.includes("=") || /\b(?:read|mapfile|readarray|set)\b/.test(text) ? assignedVars(text) : NO_VARS,
     sourced: SOURCED.test(text) || outer?.sourced === true,
     // What the line it was taken from says of production, unless this text names production itself (the outer line,
     // whose text holds this one, has counted its expansions: `export D=/srv/prod; eval "rm -rf \$D/tmp"`).
@@ -1018,8 +1063,100 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   };
   // `${CMD}` is `$CMD` (the splitter reads braces as a group).
   const plain = shell.replace(LOOKED_UP, (_m, a: string | undefined, b: string | undefined) => a ?? b ?? "").replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, "$$$1");
-  for (const words of splitCommands(plain)) commandEffect(words, out, depth, line);
+  const run = depth <= MAX_DEPTH && (plain.includes("$(") || plain.includes("`") || plain.includes("<(")) ? substitutedLine(plain, out, depth, line, hidden !== undefined) : plain;
+  for (const words of splitCommands(run)) commandEffect(words, out, depth, line);
   return out;
+}
+
+/** Programs that print a shell's own set-up for eval (`eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`): what they print is theirs, not the plan's. */
+const SHELL_SETUP: ReadonlySet<string> = new Set(["ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "direnv", "dircolors", "brew", "conda", "mamba", "micromamba", "minikube", "docker-machine", "opam", "zoxide", "starship", "fnm", "mise", "rtx", "luarocks", "register-python-argcomplete", "thefuck", "atuin"]);
+
+/** A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option): the word after it may still be the command. */
+function prefixWord(word: string, seen: WordsSeen): boolean {
+  // (`sudo -u root`: the value of a wrapper's option, by the first wrapper's options that take one.)
+  const value = seen.count > 0 && seen.prefixOnly && seen.last.startsWith("-") && (WRAPPER_VALUES[basename(seen.first)] ?? /^-[ugn]$/).test(seen.last);
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-")) || value;
+}
+
+/** The words before a substitution are a runner's that reads its words as a command line: `eval …`, `sh -c …`, `ssh host …`. */
+function runnerArgument(before: WordsSeen): boolean {
+  const first = basename(before.first);
+  return first === "eval" || (SHELLS.has(first) && before.sawC) || ((first === "ssh" || first === "autossh") && before.count >= 2 && !before.last.startsWith("-"));
+}
+
+/** The reader whose program a process substitution is (`sh <(…)`, `bash -x <(…)`, `source <(…)`, `. <(…)`: "shell"; `python3 <(…)`: the interpreter), else undefined (`sh < <(…)` is read as stdin, `diff <(…)` as a file). */
+function programFile(before: WordsSeen): "shell" | string | undefined {
+  const first = basename(before.first);
+  if (!(before.count === 1 || (before.last.startsWith("-") && before.last !== "-c"))) return undefined;
+  return SHELLS.has(first) || first === "source" || first === "." ? "shell" : INTERPRETER.test(first) ? first : undefined;
+}
+
+/** What `$(echo …)` or `$(printf …)` prints (its last newlines cut, as a substitution does); undefined for any other command line. */
+function printedOutput(inner: string): string | undefined {
+  const commands = splitCommands(inner);
+  const words = commands[0];
+  if (commands.length !== 1 || words === undefined) return undefined;
+  const program = basename(words[0]!);
+  return program === "echo" || program === "printf" ? printedText(program, words.slice(1))?.replace(/\n+$/, "") : undefined;
+}
+
+/**
+ * `line` with what its command substitutions run read, and the output of those in a command's place written in:
+ * one in double quotes runs though the splitter keeps it in its word (`echo "$(rm -rf x)"`); one whose output is
+ * the command, or the command line eval, `sh -c` or ssh runs (`$(echo rm) -rf x`, `eval $(printf 'rm %s' x)`,
+ * `ssh host "$(printf …)"`, read there), is what echo or printf prints, a shell's set-up printed for eval, or else
+ * code the plan does not show (`$(cat steps.txt)`, `ssh host "$(curl …)"`).
+ */
+function substitutedLine(line: string, out: CommandEffect[], depth: number, vars: Line, hidden: boolean): string {
+  const found = substitutions(line, prefixWord).sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let at = 0;
+  // Past the end of a substitution read as a command line of its own: those inside it were read there.
+  let readTo = 0;
+  for (const s of found) {
+    if (s.start < readTo || !s.closed) continue;
+    if (s.process) {
+      const reader = s.wordStart ? programFile(s.before) : undefined;
+      if (reader !== undefined) {
+        const printed = s.nesting ? undefined : printedOutput(s.inner);
+        // (`python3 <(echo '…')`: the interpreter's program, read as if given with `-c`.)
+        if (printed !== undefined && reader !== "shell") commandEffect([reader, /^python/.test(reader) ? "-c" : reader === "php" ? "-r" : "-e", printed], out, depth + 1);
+        else if (printed !== undefined) pushAll(out, commandEffects(printed, depth + 1));
+        // (`bash <(curl …)`: hiddenCode has said so.)
+        else if (!hidden) out.push(unshownOutput(s));
+      }
+      continue;
+    }
+    const runner = runnerArgument(s.before);
+    // `eval "$(…)"`, `ssh host "…$(…)…"`: the runner reads its words, the substitution with them.
+    if (runner && s.quoted) {
+      readTo = s.end;
+      continue;
+    }
+    // (One with others inside is not split again here: each piece of the line is split once, and the line stays linear.)
+    if (s.wordStart && (runner || s.before.prefixOnly)) {
+      const printed = s.nesting ? undefined : printedOutput(s.inner);
+      if (printed !== undefined) {
+        pieces.push(line.slice(at, s.start), printed);
+        at = readTo = s.end;
+        continue;
+      }
+      if (!SHELL_SETUP.has(basename(/^\s*([^\s;&|()<>`$]*)/.exec(s.inner)![1]!))) out.push(unshownOutput(s));
+    }
+    if (s.quoted) {
+      pushAll(out, commandEffects(s.inner, depth + 1, vars));
+      readTo = s.end;
+    }
+  }
+  if (at === 0) return line;
+  pieces.push(line.slice(at));
+  return pieces.join("");
+}
+
+/** A substitution's output run as a command line, from a command the plan does not show the output of. */
+function unshownOutput(s: Substitution): CommandEffect {
+  const shown = s.inner.slice(0, 200).trim().replace(/\s+/g, " ");
+  return { risk: "write", destructive: true, what: `\`$(${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown})\` (code the plan does not show)` };
 }
 
 /** A here-document's first line: `<<EOF`, `<<-'END'`, `<< "SQL"`, `<<\EOF` (not a here-string, not a shift `<< 2`). */
@@ -1507,7 +1644,12 @@ function stdinReader(text: string, from: number, to: number): StdinReader {
 
 /** Where the reader stdinInput reads for is among `words` (-1: none). */
 function readerAt(words: readonly string[], string: boolean): number {
-  return words.findIndex((w) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))));
+  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+}
+
+/** `make -f - …`, `make -f /dev/stdin`: make reads its makefile on stdin. */
+function makefileOnStdin(words: readonly string[], k: number): boolean {
+  return words.some((w, j) => j > k && (w === "-f" || w === "--file" || w === "--makefile") && STDIN_FILE.test(words[j + 1] ?? ""));
 }
 
 /** Data clients that read their commands on stdin, as their `--eval` or arguments; sftp its session's commands. */
@@ -1532,6 +1674,8 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
     return;
   }
   if (STDIN_CLIENTS.has(name)) return commandEffect([...words.slice(k), "--eval", body], out, depth + 1);
+  // `make -f /dev/stdin <<< $'all:\n\trm -rf x'`: the makefile's recipes.
+  if (/^g?make$/.test(name)) return commandEffect([name, "--eval", body], out, depth + 1);
   if (SQL_CLIENTS.has(name)) {
     // From the client on: `ssh db psql app <<SQL`, `docker exec -i db psql`, `sudo -u postgres psql` read as the client.
     // `-f -` and `-f /dev/stdin` read this input; client commands on lines of their own (`\set x`, `.headers on`,
@@ -1635,6 +1779,9 @@ export function firstProgram(text: string): string | undefined {
  * sets to a literal (`CMD="rm -rf x"; eval "$CMD"`) is read as its value.
  */
 function programText(runner: string, text: string, out: CommandEffect[], depth: number, line: Line): void {
+  const expansion = DEFAULTED.exec(text.trim());
+  // (Each expansion in an expansion's text is a level deeper: past the depth read, code the plan does not show.)
+  if (expansion) return depth < MAX_DEPTH ? defaultedProgram(runner, expansion, out, depth, line) : void out.push({ ...NESTED_TOO_DEEP });
   const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}?$/.exec(text.trim());
   const known = variable ? lineVar(line, variable[1]!) : undefined;
   if (known !== undefined) return void out.push(...commandEffects(known, depth + 1, line));
@@ -1646,6 +1793,60 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
   }
   // Read with the line's variables (`RM=rm; eval "\$RM -rf x"`) and the production they name.
   out.push(...commandEffects(text, depth + 1, line));
+}
+
+/** A word of variables and plain text only (`$a$b`, `/usr/bin/$a`): what the shell joins into one command word. */
+const JOINED_WORD = /^(?:\$[A-Za-z_][A-Za-z0-9_]*|[\w./-])+$/;
+
+/** A parameter expansion that trims or replaces a pattern (`${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`), changes case (`${X^^}`, `${X,,}`) or takes a substring (`${X:1:2}`). */
+const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?|\^\^?|,,?|:(?=\s*-?\d))([^}]*)\}$/;
+
+/** `value` as TRIMMED's operation leaves it, for a pattern of plain characters; undefined for a glob (not read here). */
+function trimmedValue(value: string, op: string, operand: string): string | undefined {
+  // `${X:1:2}`, `${X: -3}`: a substring; `${X^^}`, `${X,}`: the case changed (of every character, or the first).
+  if (op === ":") {
+    const m = /^\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$/.exec(operand);
+    if (!m) return undefined;
+    const from = Number(m[1]) < 0 ? Math.max(0, value.length + Number(m[1])) : Number(m[1]);
+    const to = m[2] === undefined ? value.length : Number(m[2]) < 0 ? value.length + Number(m[2]) : from + Number(m[2]);
+    return value.slice(from, Math.max(from, to));
+  }
+  if (op[0] === "^" || op[0] === ",") {
+    if (operand !== "") return undefined;
+    const change = (t: string): string => (op[0] === "^" ? t.toUpperCase() : t.toLowerCase());
+    return op.length === 2 ? change(value) : change(value.slice(0, 1)) + value.slice(1);
+  }
+  const slash = op[0] === "/" ? operand.indexOf("/") : -1;
+  const pattern = slash >= 0 ? operand.slice(0, slash) : operand;
+  if (/[*?[\\]/.test(pattern)) return undefined;
+  if (op[0] === "#") return value.startsWith(pattern) ? value.slice(pattern.length) : value;
+  if (op[0] === "%") return value.endsWith(pattern) ? value.slice(0, value.length - pattern.length) : value;
+  const replacement = slash >= 0 ? operand.slice(slash + 1) : "";
+  return pattern === "" ? value : op === "//" ? value.split(pattern).join(replacement) : value.replace(pattern, () => replacement);
+}
+
+/** A parameter expansion with a text of its own: `${X:-default}`, `${X-…}`, `${X:=…}`, `${X=…}`, `${X:+alternate}`, `${X+…}` (and `${X:?message}`). */
+const DEFAULTED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+?])([\s\S]*)\}$/;
+
+/**
+ * What `${X:-default}` and its kin may give, where a command line is read from it: the variable (its value when the
+ * line sets it, else a variable the plan does not set) for `-`, `=` and `?`, unless the line sets it to a value the
+ * expansion takes (not empty after `:`); and the expansion's own text (quotes removed) for `-` and `=` when it is not
+ * so set, for `+` when it may be (`?` has none: it stops the shell).
+ */
+function defaultedTexts([, name, op, word]: RegExpExecArray, line: Line): { variable: string | undefined; text: string | undefined } {
+  const value = lineVar(line, name!);
+  const set = value !== undefined && (value !== "" || !op!.startsWith(":"));
+  const alternate = op!.endsWith("+");
+  const text = op!.endsWith("?") ? undefined : (alternate ? value === undefined || set : !set) ? quoteRemoved(word!) : undefined;
+  return { variable: alternate ? undefined : `$${name}`, text };
+}
+
+/** The program of `eval "${CMD:-rm -rf x}"`, `sh <<< ${CMD:+'…'}`: each text the expansion may give (defaultedTexts). */
+function defaultedProgram(runner: string, expansion: RegExpExecArray, out: CommandEffect[], depth: number, line: Line): void {
+  const { variable, text } = defaultedTexts(expansion, line);
+  if (variable !== undefined) programText(runner, variable, out, depth, line);
+  if (text !== undefined) programText(runner, text, out, depth + 1, line);
 }
 
 /** A substitution that is a file's content: `$(cat f)`, `$(< f)`, `$(head -n 5 f)`. */
@@ -1769,16 +1970,112 @@ function sshStdin(command: string, fed: { file: string } | { text: string }, out
   shellStdin(`cat ${fed.file} | ssh`, fed.file, out, depth);
 }
 
-/** `export A=1 B="two"`: a declaration of several variables (each read as ASSIGNED reads one). */
-const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
+/** `export A=1 B="two"`, `declare -x A=1`: a declaration of several variables (each read as ASSIGNED reads one). */
+const DECLARED = /(?:^|[;&|\n(][ \t]*)(?:export|declare|local|readonly|typeset)(?:[ \t]+-[a-zA-Z]+)*((?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"$`]*"|'[^']*'|[^\s"'$`;&|()]*))+)(?=\s*(?:$|[;&|\n)]))/g;
 const DECLARED_ONE = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"$`]*)"|'([^']*)'|([^\s"'$`;&|()]*))/g;
+
+/** A disk or a partition written as a file (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/mapper/vg-lv`), or the kernel's SysRq trigger. */
+const DEVICE = /^\/dev\/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\/|mapper\/)|^\/proc\/sysrq-trigger$/;
+
+/** `echo 'rm -rf x' > s.sh`, `printf '…' >> s.sh`: what echo or printf writes to a file (group 1 the program, 2 its words, 3 `>` or `>>`, 4 the file). */
+const WRITTEN = /(?:^|[;&|(\n][ \t]*)(echo|printf)((?:[ \t]+(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|<>()'"]+))*)[ \t]*(>>?)[ \t]*([^\s;&|<>()]+)/g;
+
+/** A path as a script is run by it: `./s.sh` is `s.sh`. */
+const scriptPath = (path: string): string => path.replace(/^(?:\.\/)+/, "");
+
+/** The files a command line writes with echo or printf, and what they hold after it (`>` replaces, `>>` appends); undefined when none. */
+function writtenFiles(text: string): Map<string, string> | undefined {
+  let files: Map<string, string> | undefined;
+  for (const m of text.matchAll(WRITTEN)) {
+    const printed = printedText(m[1] as "echo" | "printf", splitCommands(m[2]!)[0] ?? []);
+    if (printed === undefined) continue;
+    files ??= new Map();
+    const path = scriptPath(m[4]!);
+    files.set(path, (m[3] === ">>" ? (files.get(path) ?? "") : "") + printed);
+  }
+  return files;
+}
+
+/**
+ * What the line (or one it was taken from) wrote to the script at `path`, when it did; empty when it was read already
+ * (a script run again does what it did: each is read once, and a line stays linear).
+ */
+function writtenScript(line: Line, path: string): string | undefined {
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const text = l.written?.get(scriptPath(path));
+    if (text === undefined) continue;
+    const read = SCRIPTS_READ.get(l.written!) ?? new Set<string>();
+    SCRIPTS_READ.set(l.written!, read);
+    if (read.has(scriptPath(path))) return "";
+    read.add(scriptPath(path));
+    return text;
+  }
+  return undefined;
+}
+const SCRIPTS_READ = new WeakMap<ReadonlyMap<string, string>, Set<string>>();
+
+/** `export A=1 B`, `declare -x A=1`, `typeset -gx A`: variables exported to the line's child processes (group 1: the names and values). */
+const EXPORTED = /(?:^|[;&|\n(][ \t]*)(?:export|(?:declare|typeset)[ \t]+(?:-[a-zA-Z]+[ \t]+)*-[a-zA-Z]*x[a-zA-Z]*)((?:[ \t]+(?:-[a-zA-Z]+|[A-Za-z_][A-Za-z0-9_]*(?:=(?:"[^"]*"|'[^']*'|[^\s;&|()]*))?))+)/g;
+/** `set -a`, `set -o allexport`: every variable set after it is exported. */
+const ALL_EXPORTED = /(?:^|[;&|\n(][ \t]*)set[ \t]+(?:-[a-zA-Z]*a[a-zA-Z]*\b|-o[ \t]+allexport\b)/;
+
+/** The variables a command line exports to its child processes, or all it sets; undefined when it exports none. */
+function exportedVars(text: string): ReadonlySet<string> | "all" | undefined {
+  if (!/export|declare|typeset|set/.test(text)) return undefined;
+  if (ALL_EXPORTED.test(text)) return "all";
+  const names = new Set<string>();
+  for (const m of text.matchAll(EXPORTED)) for (const n of m[1]!.matchAll(/(?:^|[ \t])([A-Za-z_][A-Za-z0-9_]*)(?==|[ \t]|$)/g)) names.add(n[1]!);
+  return names.size > 0 ? names : undefined;
+}
+
+/**
+ * The line a child shell's command line (`bash -c '…'`) runs with: the variables exported to it by the lines it was
+ * started from, and those assigned in front of it (`X=prod bash -c '…'`); not the others (a child shell does not see
+ * `X=prod; bash -c '…$X'`), nor what they say of production.
+ */
+function childLine(line: Line, prefix: readonly string[], text: string): Line {
+  const inherited = exportedLine(line);
+  const vars = new Map<string, string>();
+  for (const a of prefix) if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) vars.set(a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1));
+  const named = [...[...vars].filter(([, v]) => PRODUCTION.test(v)), ...inherited.named];
+  // (All of it is the child's environment, handed on to its own children.)
+  if (named.length === 0) return { vars, sourced: line.sourced, outer: inherited.line, exported: "all" };
+  const expanded = new Set([...text.matchAll(EXPANDED)].map((m) => m[1]!));
+  const byName = BY_NAME.test(text);
+  const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
+  return { vars, sourced: line.sourced, outer: inherited.line, exported: "all", production: named[0]![1], expanded, ...(productionExpanded !== undefined ? { productionExpanded } : {}) };
+}
+
+/** What a line hands its child processes: a line of the variables it and the lines it was taken from export, and those naming production (made once per line). */
+function exportedLine(line: Line): { line: Line; named: ReadonlyArray<readonly [string, string]> } {
+  const known = EXPORTED_LINES.get(line);
+  if (known !== undefined) return known;
+  const vars = new Map<string, string>();
+  for (let l: Line | undefined = line; l !== undefined; l = l.outer) {
+    const exported = l.exported;
+    if (exported !== undefined) for (const [k, v] of l.vars) if (!vars.has(k) && (exported === "all" || exported.has(k))) vars.set(k, v);
+  }
+  const made = { line: { vars, sourced: false, exported: "all" as const }, named: [...vars].filter(([, v]) => PRODUCTION.test(v)) };
+  EXPORTED_LINES.set(line, made);
+  return made;
+}
+const EXPORTED_LINES = new WeakMap<Line, { line: Line; named: ReadonlyArray<readonly [string, string]> }>();
 
 /** The variables a command line sets to literals: alone (`CMD="rm x";`) or declared together (`export A=1 B=2`). */
 function assignedVars(text: string): Map<string, string> {
   const vars = new Map([...text.matchAll(ASSIGNED)].map((m) => [m[1]!, m[2] ?? m[3] ?? m[4] ?? ""]));
   for (const d of text.matchAll(DECLARED)) for (const m of d[1]!.matchAll(DECLARED_ONE)) vars.set(m[1]!, m[2] ?? m[3] ?? m[4] ?? "");
+  // `read -r cmd <<< 'rm -rf x'`, `mapfile -t a <<< '…'`: a variable set from a here-string; `set -- rm -rf x`: the positional words.
+  if (/read|mapfile|set/.test(text)) {
+    for (const m of text.matchAll(READ_INTO)) vars.set(m[1]!, m[2] ?? m[3] ?? unescaped(m[4]!));
+    for (const m of text.matchAll(SET_ARGS)) vars.set("@", m[1]!.trim()).set("*", m[1]!.trim());
+  }
   return vars;
 }
+/** `read [-r] NAME <<< text`, `mapfile -t NAME <<< text`, `readarray NAME <<< text` (one name; options with a value taken as `-p x`). */
+const READ_INTO = /(?:^|[;&|\n(][ \t]*)(?:read|mapfile|readarray)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+(?=[^\s;&|()<>-])(?![A-Za-z_][A-Za-z0-9_]*[ \t]*<<<)[^\s;&|()<>]+)?)*[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*<<<[ \t]*(?:'([^'\n]*)'|"([^"\n$`]*)"|((?:[^\s;&|()<>'"$`\\]|\\.)+))/g;
+/** `set -- word…`: the positional parameters a line sets (`"$@"`, `$*`). */
+const SET_ARGS = /(?:^|[;&|\n(][ \t]*)set[ \t]+--((?:[ \t]+[^\s;&|()<>]+)+)/g;
 
 /** A script handed to a shell by `cat`: `cat purge.sh | bash` is `bash purge.sh`. */
 const CATTED_TO_SHELL = /(?:^|[;&|(\n][ \t]*)(?:sudo\s+)?cat\s+([^\s|;&<>()]+)[ \t]*\|(?!\|)[ \t]*(?:(?:sudo|doas|env)(?:[ \t]+-[a-zA-Z]+(?:[ \t]+[a-z_][a-z0-9_-]*)?)*[ \t]+)?(?:[^\s/|;&()<>]*\/)*(sh|bash|zsh|dash|ksh)(?:[ \t]+[-+][a-zA-Z]+)*(?:[ \t]+--(?:[ \t]+[^\s|;&()]+)*)?[ \t]*(?=$|[;&|)\n])/g;
@@ -1791,6 +2088,19 @@ const BARE_FILE_PROGRAM = /\b(eval|(?:sh|bash|zsh|dash|ksh)[ \t]+-[a-z]*c)[ \t]+
 
 /** A job given to `at` or `batch`: echoed into it, or as a here-string. */
 const AT_JOB = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+)?(?:\/usr\/bin\/)?(?:at|batch)\b|(?:^|[;&|(\n][ \t]*)(?:at|batch)\b[^<;&|\n()]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+
+/** A crontab given on stdin: echoed or printed into `crontab -` (directly or from a group closed within 80 characters: linear), or a here-string. */
+const CRON_TABLE = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1[^|;&\n]{0,80}\|\s*(?:sudo\s+(?:-\S+\s+)*)?crontab\b|(?:^|[;&|(\n][ \t]*)crontab\b[^<;&|\n()]*<<<\s*(["'])((?:(?!\3).)*)\3/g;
+
+/** The command lines of a crontab's text: each line after its five time fields or its `@daily`-like schedule (`\n` as printf writes it). */
+function cronJobs(table: string): string[] {
+  const jobs: string[] = [];
+  for (const line of table.replace(/\\n/g, "\n").split("\n")) {
+    const m = /^\s*(?:@\w+\s+|(?:\S+\s+){5})(\S.*)$/.exec(line);
+    if (m && !line.trim().startsWith("#") && !/^\s*[A-Za-z_][A-Za-z0-9_]*=/.test(line)) jobs.push(m[1]!);
+  }
+  return jobs;
+}
 
 /**
  * A file a shell reads its program from on stdin (`cat F | bash`, `bash < F`): a script is
@@ -1819,9 +2129,17 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
       if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth <= MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
+      // (`env -S"rm -rf x"`, `env --split-string='rm -rf x'`: the same, attached.)
+      const split = basename(w) === "env" ? /^(?:-S|--split-string=)(.+)$/s.exec(words[i + 1] ?? "") ?? (words[i + 1] === "--split-string" && words[i + 2] !== undefined ? [, words[i + 2]!] : undefined) : undefined;
+      if (split && depth <= MAX_DEPTH) return void out.push(...commandEffects(split[1]!, depth + 1));
+      const options = i + 1;
       i++;
       while (words[i]?.startsWith("-") && words[i] !== "--") i += values.test(words[i]!) ? 2 : 1;
       if (words[i] === "--") i++;
+      // `sudo -s 'rm -rf x'`, `sudo -i '…'`: a shell runs the command as `-c`, one word of it a command line.
+      if (basename(w) === "sudo" && words[i] !== undefined && words[i + 1] === undefined && /\s/.test(words[i]!) && words.slice(options, i).some((o) => /^-[a-zA-Z]*[si][a-zA-Z]*$|^--(?:shell|login)$/.test(o)) && depth <= MAX_DEPTH) {
+        return programText("sudo -s", words[i]!, out, depth, line);
+      }
     } else if (basename(w) === "timeout") {
       // `timeout -s KILL -k 5 10 cmd`: its options, then the duration.
       i++;
@@ -1837,7 +2155,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     else if ((basename(w) === "yarn" || basename(w) === "pnpm") && words[i + 1] === "dlx") i += 2;
     else if (basename(w) === "npm" && (words[i + 1] === "exec" || words[i + 1] === "x")) {
       i += 2;
-      while (words[i]?.startsWith("-") && words[i] !== "--") i += /^(?:-p|--package|-c|--call|-w|--workspace)$/.test(words[i]!) ? 2 : 1;
+      while (words[i]?.startsWith("-") && words[i] !== "--") {
+        if (npmCall(words, i, out, depth, line)) return;
+        i += /^(?:-p|--package|-c|--call|-w|--workspace)$/.test(words[i]!) ? 2 : 1;
+      }
       if (words[i] === "--") i++;
     }
     // `uv run python -c …`, `poetry run python …`: the program is the word after `run`.
@@ -1847,8 +2168,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     else if (/^(?:npx|bunx|pnpx)$/.test(basename(w))) {
       i++;
-      while (words[i]?.startsWith("-")) i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
+      while (words[i]?.startsWith("-")) {
+        if (npmCall(words, i, out, depth, line)) return;
+        i += /^(?:-p|--package|-c|--call)$/.test(words[i]!) ? 2 : 1;
+      }
     }
+    // `gdb -batch -ex run --args rm -rf x`: the program and its arguments after `--args`.
+    else if (basename(w) === "gdb" && words.indexOf("--args", i + 1) > i) i = words.indexOf("--args", i + 1) + 1;
     // `screen -S work -X stuff "rm -rf x\n"`: text typed into the session's shell; `-X exec cmd` runs cmd; another `-X` command runs none.
     else if (basename(w) === "screen" && words.indexOf("-X", i + 1) > i) {
       const k = words.indexOf("-X", i + 1);
@@ -1950,19 +2276,70 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     else break;
   }
+  // `echo 'rm -rf x' > s.sh; ./s.sh`, `source s.sh`: a script the line wrote is read as what it holds, not by its name.
+  const script = line.written === undefined && line.outer === undefined ? undefined : writtenScript(line, /^(?:source|\.)$/.test(words[i]!) ? (words[i + 1] ?? "") : words[i]!);
+  if (script !== undefined && depth <= MAX_DEPTH) return void pushAll(out, commandEffects(script, depth + 1));
+  // `${CMD:-rm -rf x} args`: each command the expansion may give (`ssh host "${CMD:-…}"`).
+  const defaulted = DEFAULTED.exec(words[i]!);
+  if (defaulted && depth <= MAX_DEPTH) {
+    const { variable, text } = defaultedTexts(defaulted, line);
+    const rest = words.slice(i + 1);
+    if (variable !== undefined) commandEffect([...words.slice(0, i), variable, ...rest], out, depth, line);
+    if (text !== undefined) pushAll(out, commandEffects([text, ...rest].join(" "), depth + 1, line));
+    return;
+  }
   // `$CMD args`: the variable's value when the line sets it (`RM=rm; $RM -rf x`), else, for a name that says it holds a command, code the plan does not show.
-  const held = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(words[i]!);
+  // `X=xrm; ${X#x} -rf y`, `${X/x/m}`: the value with its pattern removed or replaced, when the line sets it.
+  const trimmed = TRIMMED.exec(words[i]!);
+  if (trimmed && depth <= MAX_DEPTH) {
+    const value = lineVar(line, trimmed[1]!);
+    const result = value === undefined ? undefined : trimmedValue(value, trimmed[2]!, trimmed[3]!);
+    if (result !== undefined) return void out.push(...commandEffects([result, ...words.slice(i + 1)].join(" "), depth + 1));
+    if (value !== undefined) return void out.push({ risk: "write", destructive: true, what: `\`${words[i]!.slice(0, 60)}\` (code the plan does not show)` });
+  }
+  // `a=r; b=m; $a$b -rf x`: a command word joined from variables the line sets (and plain text), read as it comes out.
+  if (depth <= MAX_DEPTH && words[i]!.includes("$") && JOINED_WORD.test(words[i]!) && !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(words[i]!)) {
+    let known = true;
+    const joined = words[i]!.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => lineVar(line, name) ?? ((known = false), ""));
+    if (known) return void out.push(...commandEffects([joined, ...words.slice(i + 1)].join(" "), depth + 1));
+  }
+  // (`"${a[@]}"`, `"$@"`: an array's or the positional words, as the line sets them.)
+  const held = /^\$\{?([A-Za-z_][A-Za-z0-9_]*|[@*])(?:\[[@*]\])?\}?$/.exec(words[i]!);
   if (held && depth <= MAX_DEPTH) {
-    const value = lineVar(line, held[1]!);
+    const set = lineVar(line, held[1]!);
+    // (`IFS=,; cmd=rm,-rf,x; $cmd`: an unquoted value is split where the line's IFS says.)
+    const ifs = set === undefined ? undefined : lineVar(line, "IFS");
+    const value = ifs !== undefined && ifs !== "" ? set!.split("").map((ch) => (ifs.includes(ch) ? " " : ch)).join("") : set;
     if (value !== undefined) return void out.push(...commandEffects([value, ...words.slice(i + 1)].join(" "), depth + 1));
     if (/CMD|COMMAND|SCRIPT|ACTION|HOOK/i.test(held[1]!)) return void out.push({ risk: "write", destructive: true, what: `\`$${held[1]}\` (code the plan does not show)` });
   }
   // `npx rimraf@5`, `npx @scope/tool@latest`: the package's version is not its name.
   const program = basename(words[i]!).replace(/(.)@[^/@]*$/, "$1");
   const args = words.slice(i + 1);
+  // `ssh -o ProxyCommand='…' host`, `git -c core.pager='…' log`, `tar --checkpoint-action=exec='…'`, `sed 's/^/rm /e'`: an
+  // option's command line, run here (beside what the program itself does).
+  if (OPTION_COMMAND_PROGRAMS.has(program) && depth <= MAX_DEPTH) {
+    for (const c of optionCommands(program, args)) {
+      if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
+      else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
+    }
+  }
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
   // `alias wipe='rm -rf'`: what the alias runs, read where it is defined.
+  // `. /dev/stdin < steps.txt`: the shell sources the file (a script read by its name, any other code the plan does not show).
+  if ((program === "source" || program === ".") && /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(args[0] ?? "")) {
+    const k = args.findIndex((a) => /^0?<(?!<)/.test(a));
+    const file = k < 0 ? undefined : args[k]!.replace(/^0?</, "") || args[k + 1];
+    if (file !== undefined && depth <= MAX_DEPTH) shellStdin(`${program} /dev/stdin < ${file}`, file, out, depth);
+    return;
+  }
+  // `trap 'rm -rf x' EXIT`: the command line runs when the signal comes (`trap - EXIT` resets, `trap -p` prints).
+  if (program === "trap") {
+    const k = args[0] === "--" ? 1 : 0;
+    if (args[k] !== undefined && args[k + 1] !== undefined && !/^-/.test(args[k]!) && depth <= MAX_DEPTH) programText("trap", args[k]!, out, depth, line);
+    return;
+  }
   if (program === "alias") {
     if (depth <= MAX_DEPTH) for (const a of args) if (a.includes("=")) out.push(...commandEffects(a.slice(a.indexOf("=") + 1), depth + 1));
     return;
@@ -1979,15 +2356,22 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (args.slice(0, at < 0 ? args.length : at).some((a) => /^-[a-z]*n[a-z]*$/.test(a)) || depth > MAX_DEPTH) return;
     const first = at < 0 ? undefined : args[at];
     // (`bash -c -l '…'`: options after -c come before its command line.)
-    const text = c < 0 ? undefined : args.slice(c + 1).find((a) => !/^[-+][a-zA-Z]+$/.test(a));
-    if (text !== undefined) programText(`${program} -c`, text, out, depth, line);
+    const t = c < 0 ? -1 : args.findIndex((a, k) => k > c && !/^[-+][a-zA-Z]+$/.test(a));
+    const text = t < 0 ? undefined : args[t]!;
+    // `bash -c '…$X'`: a child shell, which sees only what is exported to it; `bash -c "…$X"` is expanded here first.
+    if (text !== undefined) programText(`${program} -c`, text, out, depth, expandsHere(words, i + 1 + t) ? line : childLine(line, words.slice(0, i), text));
     // `bash < purge.sh`, `sh -s < steps.txt`: the program on stdin, a script read by its name as `bash purge.sh` is.
     else if (first === "<" && args[at + 1] !== undefined) shellStdin(`${program} < ${args[at + 1]}`, args[at + 1]!, out, depth);
     else if (first !== undefined && /^0?<[^<]/.test(first)) shellStdin(`${program} < ${first.replace(/^0?</, "")}`, first.replace(/^0?</, ""), out, depth);
     // `bash steps.txt`: a text file of commands.
     else if (first !== undefined && /\.txt$/.test(first)) shellStdin(`${program} ${first}`, first, out, depth);
-    // `bash scripts/deploy.sh prod`: the script, read by its name.
-    else if (first !== undefined) commandEffect(args.slice(at), out, depth + 1);
+    // `echo 'rm -rf x' > s.sh; bash s.sh`: a script the line wrote, read as what it holds.
+    // `bash scripts/deploy.sh prod`: else the script, read by its name.
+    else if (first !== undefined) {
+      const script = writtenScript(line, first);
+      if (script !== undefined) pushAll(out, commandEffects(script, depth + 1));
+      else commandEffect(args.slice(at), out, depth + 1);
+    }
     return;
   }
   if (FILE_SERVERS.has(program)) {
@@ -2058,8 +2442,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   });
   if (redirect >= 0 && !dry) {
     const w = words[redirect]!;
-    out.push({ risk: "write", destructive: false, what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
+    const target = /^\d?>>?$/.test(w) ? (words[redirect + 1] ?? "") : w.replace(/^\d?>>?/, "");
+    // Onto a disk (`> /dev/sda`) it overwrites what the disk holds; into `/proc/sysrq-trigger` it reboots or halts the machine.
+    out.push({ risk: "write", destructive: DEVICE.test(target), what: `\`${/^\d?>>?$/.test(w) ? `${w} ${words[redirect + 1]}` : w}\`` });
   }
+  // `cp /dev/zero /dev/sda`, `tee /dev/nvme0n1`: a disk written over.
+  if (!dry && (program === "cp" || program === "tee" || program === "install" || program === "mv") && args.some((a) => DEVICE.test(a))) push(D, `${program} ${args.find((a) => DEVICE.test(a))}`);
   // `python3 -c "import shutil; shutil.rmtree(...)"`, `node -e ...`: the code, read by its calls.
   const inline = depth <= MAX_DEPTH ? inlineCode(program, args) : undefined;
   if (inline) {
@@ -2104,6 +2492,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (!s0 || TF_READ.has(s0) || (s0 === "state" && /^(?:list|show|pull)$/.test(sub[1] ?? "")) || (s0 === "workspace" && sub[1] !== "delete")) return;
       return push(s0 === "destroy" || args.includes("-destroy") || s0 === "state" ? XD : X, `${program} ${s0}`);
     case "git":
+      // `git reflog expire|delete` drops the history a reset is undone from.
+      if (s0 === "reflog" && /^(?:expire|delete)$/.test(sub[1] ?? "")) return push(D, `git reflog ${sub[1]}`);
       if (!s0 || GIT_READ.has(s0)) return;
       if (s0 === "push") {
         if (args.includes("-n")) return;
@@ -2117,6 +2507,10 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
       if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
       if (s0 === "clean" && args.some((a) => /^-[a-z]*n[a-z]*$|^--dry-run$/.test(a))) return;
+      // Work thrown away: stashes cleared or dropped, changes checked out over (`checkout -- .`, `-f`) or restored (not only unstaged).
+      if (s0 === "stash" && /^(?:clear|drop)$/.test(sub[1] ?? "")) return push(D, `git stash ${sub[1]}`);
+      if (s0 === "checkout" && args.some((a) => /^(?:--|\.|-f|--force)$/.test(a))) return push(D, "git checkout --");
+      if (s0 === "restore" && !args.some((a) => /^(?:-S|--staged)$/.test(a) || /^-[a-zA-Z]*S/.test(a))) return push(D, "git restore");
       return push((s0 === "reset" && args.includes("--hard")) || (s0 === "clean" && args.some((a) => /^-[a-z]*f/.test(a))) || s0 === "branch" ? D : W, `git ${s0}${s0 === "reset" && args.includes("--hard") ? " --hard" : ""}`);
     case "gh":
     case "glab": {
@@ -2154,11 +2548,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // down`: the image of a tool runs that tool, read as it is, and its words as a command too (an image's entrypoint
       // may run whatever it is given: liquibase's runs an OS command named as its first argument).
       // (compose's own options before its subcommand, `docker compose -f ops.yml exec …`, are containerCommand's to skip.)
-      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth <= MAX_DEPTH ? containerCommand(args) : undefined;
+      const env: ContainerEnv = { assignments: [], at: new Set() };
+      const run = (verb === "run" || verb === "exec" || s0 === "compose") && depth <= MAX_DEPTH ? containerCommand(args, env) : undefined;
       if (run) {
+        // The container's environment is the command's, read as `K=production cmd` is (a program that reads only its
+        // arguments is not handed it); what docker's own words name (`--context prod`) is where it all runs.
+        const own = args.find((a, k) => !env.at.has(k) && PRODUCTION.test(a)) ?? words.slice(0, i).find((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && PRODUCTION.test(a.slice(a.indexOf("=") + 1)));
         const inner: CommandEffect[] = [];
-        for (const command of run) commandEffect(command, inner, depth + 1, line);
-        if (production !== undefined) for (const e of inner) e.production ??= production;
+        for (const command of run) commandEffect([...env.assignments, ...command], inner, depth + 1, line);
+        if (own !== undefined) for (const e of inner) e.production ??= own;
         pushAll(out, inner);
         // `docker exec db psql -c 'SELECT 1'`, `docker compose exec db ls`: a container that is there runs the command
         // and nothing else (no image pulled, no container made, no entrypoint in front): its effect is the command's.
@@ -2174,7 +2572,13 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const op = program === "aws" ? sub[1] ?? "" : [...words].reverse().find((w) => !CLOUD_READ.test(w) && /^(?:[a-z]+-)*[a-z]+$/.test(w) && (CLOUD_DESTRUCTIVE.test(w) || /^(?:create|update|deploy|set|add|put|start|stop|restart|resize|run|invoke|publish|send|attach|import|apply|enable|upload|cp|sync|mv|reboot|scale|patch|modify|tag)\b/.test(w))) ?? "";
       if (!op || CLOUD_READ.test(op)) return;
       // Copying from S3 to the workspace is a read; copying to S3 writes outside.
-      if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !/^s3:\/\//.test(args[args.length - 1] ?? "")) return;
+      // (The destination is an operand after the first, wherever the options are: `aws s3 sync . s3://b --delete` writes to S3,
+      // and deletes there what is not here.)
+      const operands = args.slice(args.indexOf(op) + 1).filter((a) => !a.startsWith("-"));
+      const upload = operands.slice(1).some((a) => /^s3:\/\//.test(a));
+      // (Down from S3, `--delete` removes the local files S3 lacks.)
+      if (program === "aws" && s0 === "s3" && op === "sync" && args.includes("--delete")) return push(upload ? XD : D, "aws s3 sync --delete");
+      if (program === "aws" && s0 === "s3" && (op === "cp" || op === "sync") && !upload) return;
       return push(CLOUD_DESTRUCTIVE.test(op) ? XD : X, `${program} ${program === "aws" ? `${s0} ${op}` : op}`);
     }
     case "http":
@@ -2594,9 +2998,18 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   if (program in PUBLISHERS && s0 === PUBLISHERS[program]) return push(XP, `${program} ${s0}`);
   if (program === "yarn" && s0 === "npm" && sub[1] === "publish") return push(XP, "yarn npm publish");
   if (program === "npm" && /^(?:unpublish|deprecate)$/.test(s0)) return push(XD, `npm ${s0}`);
+  // A sync that deletes at the far end what is not here: `gsutil rsync -d`, `s3cmd sync --delete-removed`.
+  if (program === "gsutil" && args.includes("rsync") && args.slice(args.indexOf("rsync") + 1).some((a) => /^-[a-zA-Z]*d[a-zA-Z]*$/.test(a))) return push(XD, "gsutil rsync -d");
+  if (program === "s3cmd" && s0 === "sync" && args.some((a) => /^--delete-(?:removed|after)$/.test(a)) && !dry) return push(XD, "s3cmd sync --delete-removed");
   const cli = cliEffect(program, args, subcommands(program, args, 4), words[i]!.includes("/") || (line.sourced && (FUNCTION_NAME.test(program) || (/^[a-z]+(?:[A-Z][a-z0-9]*)*$/.test(program) && !TERMINAL_WORDS.has(program)))));
   if (cli) return push({ risk: cli.risk, destructive: cli.destructive }, cli.what);
-  if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs")) return push(D, program);
+  if (LOCAL_DESTRUCTIVE.has(program) || program.startsWith("mkfs") || PS_DESTRUCTIVE.has(program.toLowerCase())) return push(D, program);
+  // `rsync --delete` removes at the destination what the source lacks; `--remove-source-files` the files it sent.
+  if (program === "rsync" && args.some((a) => /^--(?:delete(?:-[a-z]+)?|del|remove-source-files)$/.test(a))) return push(D, "rsync --delete");
+  // A disk's partitions: parted's `rm` and a new label (`mklabel`), sgdisk's zapping, clearing and deleting destroy them.
+  if (program === "parted" && args.some((a) => /^(?:rm|mklabel|mktable)$/.test(a))) return push(D, "parted rm");
+  if (program === "parted" && args.some((a) => /^(?:mkpart|resizepart|name|set|toggle|rescue)$/.test(a))) return push(W, "parted");
+  if ((program === "sgdisk" || program === "gdisk") && args.some((a) => /^(?:--zap-all|--zap|--clear|--delete(?:=.*)?|-[a-zA-Z]*[Zzod])$/.test(a))) return push(D, `${program} --zap-all`);
   if (LOCAL_WRITES.has(program)) return push(W, program);
 }
 
@@ -2638,7 +3051,7 @@ const COMPOSE_VALUES: ReadonlySet<string> = new Set(["-f", "--file", "-p", "--pr
  * words (`migrate/migrate -path=/m down` is `migrate -path=/m down`). Undefined when it names
  * none (`docker run -d nginx`); an option misread only leaves the run read as a write.
  */
-function containerCommand(args: readonly string[]): string[][] | undefined {
+function containerCommand(args: readonly string[], env?: ContainerEnv): string[][] | undefined {
   let k = afterOptionsAt(args, 0, VALUE_FLAGS.docker!);
   const compose = args[k] === "compose";
   if (compose) k = afterOptionsAt(args, k + 1, COMPOSE_VALUES);
@@ -2648,6 +3061,12 @@ function containerCommand(args: readonly string[]): string[][] | undefined {
   for (k++; args[k]?.startsWith("-"); k += DOCKER_RUN_VALUES.has(args[k]!) || /^-[a-zA-Z]*[evpwumhlac]$/.test(args[k]!) || args[k] === "--index" ? 2 : 1) {
     const m = /^--entrypoint(?:=(.*))?$/.exec(args[k]!);
     if (m) entrypoint = m[1] ?? args[k + 1];
+    // `-e K=V`, `--env K=V`, `--env=K=V`, `-eK=V`: the container's environment (`-e K` passes the caller's on).
+    const e = /^(?:-[a-zA-Z]*e|--env)$/.test(args[k]!) ? k + 1 : /^(?:--env=|-e)[A-Za-z_][A-Za-z0-9_]*=/.test(args[k]!) ? k : -1;
+    if (env !== undefined && e >= 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[e]?.replace(/^(?:--env=|-e)/, "") ?? "")) {
+      env.assignments.push(args[e]!.replace(/^(?:--env=|-e)(?=[A-Za-z_][A-Za-z0-9_]*=)/, ""));
+      env.at.add(e);
+    }
   }
   const image = args[k];
   if (image === undefined) return undefined;
@@ -2658,6 +3077,12 @@ function containerCommand(args: readonly string[]): string[][] | undefined {
   const tool = compose || entrypoint !== undefined ? undefined : TOOL_IMAGES[name];
   if (tool !== undefined) commands.unshift([tool, ...words]);
   return commands.length > 0 ? commands : undefined;
+}
+
+/** A container's environment as its run or exec gives it: the assignments, and where they are among the words. */
+interface ContainerEnv {
+  assignments: string[];
+  at: Set<number>;
 }
 
 /** sqlite3's options that take a value (`-cmd` is read as SQL). */
@@ -2836,6 +3261,45 @@ function doubleQuoted(text: string, open: number): { text: string; end: number }
 }
 
 /**
+ * The index just after the parameter expansion `${…}` at `at` (its `$`): its braces matched,
+ * quotes and backslashes inside it skipped (`${X:-'a }'}`); the text's end when none closes it.
+ */
+function expansionEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") i++;
+    else if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      i = close < 0 ? text.length : close;
+    } else if (c === '"') i = doubleQuoted(text, i).end;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/** A word with its quotes removed, as the shell removes them: `'…'` as written, `"…"` with its escapes undone, a backslash's character kept. */
+function quoteRemoved(word: string): string {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === "'") {
+      const close = word.indexOf("'", i + 1);
+      const end = close < 0 ? word.length : close;
+      out += word.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      const quoted = doubleQuoted(word, i);
+      out += quoted.text;
+      i = quoted.end;
+    } else if (c === "\\") out += word[++i] ?? "";
+    else out += c;
+  }
+  return out;
+}
+
+/**
  * Splits a command line into simple commands of words: quotes group, `;`, `&&`, `||`,
  * `|`, `&`, newlines, parentheses, backticks and `$(` separate. Good enough to read what
  * a plan asks a shell to do; not a shell.
@@ -2845,15 +3309,26 @@ export function splitCommands(text: string): string[][] {
   let words: string[] = [];
   let word = "";
   let inWord = false;
+  // Whether the word has a `$` the shell expands (unquoted or in double quotes), and the words of the command that do.
+  let expands = false;
+  let expanding: number[] = [];
   const endWord = () => {
-    if (inWord) words.push(word);
+    if (inWord) {
+      if (expands) expanding.push(words.length);
+      words.push(word);
+    }
     word = "";
     inWord = false;
+    expands = false;
   };
   const endCommand = () => {
     endWord();
-    if (words.length) commands.push(words);
+    if (words.length) {
+      commands.push(words);
+      EXPANDING.set(words, expanding);
+    }
     words = [];
+    expanding = [];
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -2867,25 +3342,68 @@ export function splitCommands(text: string): string[][] {
       const quoted = doubleQuoted(text, i);
       word += quoted.text;
       inWord = true;
+      expands ||= DOLLAR_EXPANDED.test(text.slice(i, quoted.end));
       i = quoted.end;
     } else if (c === "\\" && i + 1 < text.length) {
       word += text[++i];
       inWord = true;
     } else if (c === " " || c === "\t") {
       endWord();
+    } else if (c === "{" && BRACE_LIST.test(text.slice(i, i + BRACE_SPAN))) {
+      // `{rm,-rf,/x}`, `r{m,}`, `notes.{txt,bak}`: a brace expansion is its words, each with the word's text before and after it.
+      const m = BRACE_LIST.exec(text.slice(i, i + BRACE_SPAN))!;
+      for (const w of m[1]!.split(",")) if (word + w + m[2]! !== "") words.push(word + w + m[2]!);
+      word = "";
+      inWord = false;
+      expands = false;
+      i += m[0].length - 1;
     } else if (c === ";" || c === "|" || c === "&" || c === "\n" || c === "(" || c === ")" || c === "`" || c === "{" || c === "}") {
       endCommand();
     } else if (c === "$" && text[i + 1] === "(") {
       endCommand();
       i++;
+    } else if (c === "$" && text[i + 1] === "'") {
+      // `$'\x72m'`: an ANSI-C string, its escapes undone (a `\'` in it does not close it).
+      let j = i + 2;
+      while (j < text.length && text[j] !== "'") j += text[j] === "\\" ? 2 : 1;
+      word += ansiC(text.slice(i + 2, Math.min(j, text.length)));
+      inWord = true;
+      i = j;
+    } else if (c === "$" && text[i + 1] === "{") {
+      // `${X:-'rm -rf x'}`: a parameter expansion is part of its word, as written (its braces are no group).
+      const end = expansionEnd(text, i);
+      word += text.slice(i, end);
+      inWord = true;
+      expands = true;
+      i = end - 1;
     } else if (c === "#" && !inWord) {
       const nl = text.indexOf("\n", i);
       i = nl < 0 ? text.length : nl - 1;
     } else {
       word += c;
       inWord = true;
+      expands ||= c === "$";
     }
   }
   endCommand();
   return commands;
+}
+
+/** A brace expansion of plain words (`{rm,-rf,/x}`; group 1 the list, group 2 the word's text after it, then a blank, an operator or the end), within BRACE_SPAN characters. */
+const BRACE_LIST = /^\{([^\s{}'"$`\\;&|()<>,]*(?:,[^\s{}'"$`\\;&|()<>,]*)+)\}([^\s{}'"$`\\;&|()<>]*)(?=[\s;&|()<>]|$)/;
+const BRACE_SPAN = 400;
+
+/** A `$` in double-quoted text that is not escaped: the shell expands it. */
+const DOLLAR_EXPANDED = /(?<!\\)\$/;
+
+/** The words of each command splitCommands made that hold a `$` the shell expands there (not one in single quotes or escaped). */
+const EXPANDING = new WeakMap<readonly string[], readonly number[]>();
+
+/**
+ * Whether the shell that splits `words` expands a `$` in its word `k` (`"…$X…"`, `$X`), rather than handing it on as
+ * written (`'…$X…'`, `\$X`). Words not split from a line here (rebuilt by a reader) may: they count as expanding.
+ */
+function expandsHere(words: readonly string[], k: number): boolean {
+  const expanding = EXPANDING.get(words);
+  return expanding === undefined || expanding.includes(k);
 }
