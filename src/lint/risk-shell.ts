@@ -1071,11 +1071,34 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
 /** Programs that print a shell's own set-up for eval (`eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`): what they print is theirs, not the plan's. */
 const SHELL_SETUP: ReadonlySet<string> = new Set(["ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "direnv", "dircolors", "brew", "conda", "mamba", "micromamba", "minikube", "docker-machine", "opam", "zoxide", "starship", "fnm", "mise", "rtx", "luarocks", "register-python-argcomplete", "thefuck", "atuin"]);
 
-/** A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option): the word after it may still be the command. */
-function prefixWord(word: string, seen: WordsSeen): boolean {
-  // (`sudo -u root`: the value of a wrapper's option, by the first wrapper's options that take one.)
-  const value = seen.count > 0 && seen.prefixOnly && seen.last.startsWith("-") && (WRAPPER_VALUES[basename(seen.first)] ?? /^-[ugn]$/).test(seen.last);
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-")) || value;
+/**
+ * A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option and its value, chroot's directory,
+ * timeout's duration): the word after it may still be the command. The state kept is the wrapper the words belong
+ * to and the operands it still takes (`chroot#1`), so an option's value is looked up in its own wrapper's table
+ * along a chain (`nice -n 5 sudo -u root $(echo rm) -rf x`).
+ */
+function prefixWord(word: string, seen: WordsSeen): { prefix: boolean; wrapper: string } {
+  const state = /^([^#]*)(?:#(\d+))?$/.exec(seen.wrapper)!;
+  const wrapper = state[1]!;
+  const owed = Number(state[2] ?? 0);
+  const values = (wrapper === "" ? undefined : prefixWrapper(wrapper)?.values) ?? /^-[ugn]$/;
+  if (seen.count > 0 && seen.last.startsWith("-") && values.test(seen.last)) return { prefix: true, wrapper: seen.wrapper };
+  if (KEYWORDS.has(word)) return { prefix: true, wrapper: "" };
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) return { prefix: true, wrapper: seen.wrapper };
+  const own = owed > 0 ? undefined : prefixWrapper(basename(word));
+  if (own !== undefined) return { prefix: true, wrapper: own.operands > 0 ? `${basename(word)}#${own.operands}` : basename(word) };
+  if (seen.count > 0 && word.startsWith("-")) return { prefix: true, wrapper: seen.wrapper };
+  if (owed > 0) return { prefix: true, wrapper: owed > 1 ? `${wrapper}#${owed - 1}` : wrapper };
+  return { prefix: false, wrapper: seen.wrapper };
+}
+
+/** A wrapper a command stands after, read word by word: its options that take a value and its operands before the command. */
+function prefixWrapper(name: string): { values: RegExp; operands: number } | undefined {
+  if (name === "timeout") return { values: /^(?:-s|--signal|-k|--kill-after)$/, operands: 1 };
+  const after = RUNS_AFTER[name];
+  // (Not tmux's or screen's: a subcommand or a session comes first.)
+  if (after !== undefined && after.sub === undefined && name !== "screen") return after;
+  return WRAPPERS.has(name) || STAGE_WRAPPERS.has(name) ? { values: WRAPPER_VALUES[name] ?? /^-[ugn]$/, operands: 0 } : undefined;
 }
 
 /** The words before a substitution are a runner's that reads its words as a command line: `eval …`, `sh -c …`, `ssh host …`. */
