@@ -8,7 +8,8 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
-import { OPTION_COMMAND_PROGRAMS, optionCommands, sedScripts } from "./risk-option-commands.js";
+import { OPTION_COMMAND_PROGRAMS, type OptionCommand, optionCommands, sedScripts } from "./risk-option-commands.js";
+import { FOREIGN_PROGRAMS, exCommands, foreignCode } from "./foreign-code.js";
 import { type Substitution, type WordsSeen, substitutions } from "./shell-substitutions.js";
 import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
@@ -748,6 +749,11 @@ function sedInserted(args: readonly string[]): string[] {
 /** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
+/** `echo '…' | reader …`, `printf '…' | reader`: the text (group 3) and the command after the pipe (group 4). */
+const ECHOED_TO_READER = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|(?!\|)\s*([^|;&\n]*)/gs;
+/** A cheap test for ECHOED_TO_READER's readers behind a pipe. */
+const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:\S*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|ex|n?vim|redis-cli|mongosh|mongo)\b/;
+
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*0?<<<\s*(?:(?:\$(?="))?(["'])((?:(?!\5).)*)\5|(?!\$')((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
 
@@ -943,6 +949,18 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (hidden) out.push(hidden);
   else if (depth <= MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
+  // `echo 'file delete -force x' | tclsh`, `echo FLUSHALL | redis-cli`, `printf '%%d\nwq\n' | ex -s f`: a reader of its own
+  // language given its program on a pipe (SQL clients, interpreters, shells and sftp are read apart).
+  if (depth <= MAX_DEPTH && text.includes("|") && PIPED_READER.test(text)) for (const m of text.matchAll(ECHOED_TO_READER)) {
+    const words = splitCommands(m[4]!)[0] ?? [];
+    const k = afterWrappers(words);
+    const name = basename(words[k] ?? "");
+    if (!(FOREIGN_PROGRAMS.has(name) || name === "redis-cli" || name === "mongosh" || name === "mongo" || (words[k] !== undefined && exOnStdin(words, k)))) continue;
+    // (What echo or printf prints of it: its options before the quoted text, its escapes and printf's `%%`.)
+    const options = m[0].slice(m[1]!.length, m[0].indexOf(m[2]!)).trim().split(/\s+/).filter(Boolean);
+    const said = printedText(m[1] as "echo" | "printf", [...options, m[3]!]);
+    if (said !== undefined) stdinInput(words.slice(k), said, false, out, depth);
+  }
   // `echo 'rm -rf /x' | docker exec -i db sh`: the shell the container runs reads it.
   if (depth <= MAX_DEPTH && text.includes("|") && /docker|podman|nerdctl/.test(text)) for (const m of text.matchAll(ECHOED_TO_CONTAINER)) ansiProgram(splitCommands(m[3]!)[0] ?? [], m[2]!, out, depth);
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
@@ -1667,7 +1685,13 @@ function stdinReader(text: string, from: number, to: number): StdinReader {
 
 /** Where the reader stdinInput reads for is among `words` (-1: none). */
 function readerAt(words: readonly string[], string: boolean): number {
-  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || FOREIGN_PROGRAMS.has(basename(w)) || exOnStdin(words, k) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+}
+
+/** `ex -s file`, `vim -es file`, `nvim -Es`: an editor that reads its ex commands on stdin (the words after it are files to edit). */
+function exOnStdin(words: readonly string[], k: number): boolean {
+  const name = basename(words[k]!);
+  return name === "ex" || (/^n?vim$/.test(name) && words.slice(k + 1).some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a)));
 }
 
 /** `make -f - …`, `make -f /dev/stdin`: make reads its makefile on stdin. */
@@ -1697,6 +1721,17 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
     return;
   }
   if (STDIN_CLIENTS.has(name)) return commandEffect([...words.slice(k), "--eval", body], out, depth + 1);
+  // `ex -s f <<< $'%d\nwq'`: ex commands, one a line.
+  if (exOnStdin(words, k)) {
+    const commands: OptionCommand[] = [];
+    exCommands(body, commands);
+    return optionEffects(commands, out, depth);
+  }
+  // `tclsh <<< 'file delete -force x'`, `R --no-save <<< 'unlink(…)'`: the program, unless a script is named (then it is data).
+  if (FOREIGN_PROGRAMS.has(name)) {
+    if (rest.includes("-") || !rest.some((a) => !a.startsWith("-"))) optionEffects(foreignCode(name, body), out, depth);
+    return;
+  }
   // `make -f /dev/stdin <<< $'all:\n\trm -rf x'`: the makefile's recipes.
   if (/^g?make$/.test(name)) return commandEffect([name, "--eval", body], out, depth + 1);
   if (SQL_CLIENTS.has(name)) {
@@ -1763,7 +1798,7 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
 /** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on), a shell (`ansiProgram`) or at and batch: a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at", "stdin"].join("|"));
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, ...FOREIGN_PROGRAMS, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at", "stdin", "ex", "vim"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
@@ -2137,6 +2172,15 @@ function shellStdin(shown: string, file: string, out: CommandEffect[], depth: nu
   out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
 }
 
+/** What the command lines, hidden code and file effects a program's options or code name do (`depth`: the program's). */
+function optionEffects(commands: readonly OptionCommand[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
+  for (const c of commands) {
+    if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
+    else if ("effect" in c) out.push({ risk: "write", destructive: c.effect.destructive, what: `\`${c.effect.what}\`` });
+    else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
+  }
+}
+
 function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
   if (depth > MAX_DEPTH) {
     if (words.length > 0) out.push({ ...NESTED_TOO_DEEP });
@@ -2342,10 +2386,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `ssh -o ProxyCommand='…' host`, `git -c core.pager='…' log`, `tar --checkpoint-action=exec='…'`, `sed 's/^/rm /e'`: an
   // option's command line, run here (beside what the program itself does).
   if (OPTION_COMMAND_PROGRAMS.has(program) && depth <= MAX_DEPTH) {
-    for (const c of optionCommands(program, args)) {
-      if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
-      else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
-    }
+    optionEffects(optionCommands(program, args), out, depth, line);
   }
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
