@@ -2970,7 +2970,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     case "sed":
     case "perl":
-      if (args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a))) push(W, `${program} -i`);
+      // (perl's `-i` after switches that take nothing: `-pi`, `-0777 -ni`; not a module's or a directory's name, `-MFile::Path`, `-Ilib`.)
+      if (args.some((a) => (program === "perl" ? /^-[nplsaw0-9]*i/ : /^-[a-zA-Z]*i|^--in-place/).test(a))) push(W, `${program} -i`);
       return;
     case "dd":
       if (args.some((a) => a.startsWith("of="))) push(D, "dd of=");
