@@ -3033,6 +3033,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (SQL_FLAGS.has(a) && args[k + 1] !== undefined) sql.push(args[k + 1]!);
       else if (/^--(?:command|execute|query)=/.test(a)) sql.push(a.slice(a.indexOf("=") + 1));
     });
+    // `bq query 'DELETE …'`: the statement after the subcommand and its options; `bq rm -f d.t` removes a table or dataset.
+    if (program === "bq") {
+      const rest = args.filter((a) => !a.startsWith("-"));
+      const sub = rest.findIndex((w) => /^(?:query|rm|cp|load|insert|mk|update|truncate|undelete|set-iam-policy|add-iam-policy-binding|ls|show|head|help|version|wait|init|shell|extract|partition|cancel|get-iam-policy)$/.test(w));
+      const verb = rest[sub] ?? "";
+      if (verb === "query" && rest[sub + 1] !== undefined) sql.push(rest.slice(sub + 1).join(" "));
+      else if (verb === "rm") push(D, "bq rm");
+      else if (/^(?:cp|load|insert|mk|update|truncate|undelete|set-iam-policy|add-iam-policy-binding)$/.test(verb)) push(W, `bq ${verb}`);
+    }
     // sqlite3 and duckdb run every argument after the database file, and each `-cmd` before them.
     if (/^(?:sqlite3?|duckdb)$/.test(program)) {
       args.forEach((a, k) => void (/^-?-cmd$/.test(args[k - 1] ?? "") && sql.push(a)));
@@ -3050,7 +3059,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
     args.forEach((a, k) => {
-      const psqlFile = program !== "mysql" && program !== "mariadb";
+      // (bq's `-f` forces.)
+      const psqlFile = program !== "mysql" && program !== "mariadb" && program !== "bq";
       const file = ((a === "-f" || a === "--file") && psqlFile) || (a === "-i" && program === "sqlcmd") || a === "--queries-file" ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
       if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
     });
