@@ -52,12 +52,18 @@ const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; l
   // `from shutil import rmtree; rmtree(p)`: the bare name is the imported function.
   { re: /\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(|\.(?:unlink|rmdir|rmtree)\s*\(|(?<![.\w])(?:rmtree|remove|unlink|rmdir|removedirs)\s*\(/g, effect: D, languages: ["python"] },
   { re: /\b(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink)\s*\(/g, effect: D, languages: ["js"] },
-  { re: /\bFileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|remove)\b|\bFile\.(?:delete|unlink)\b|\bDir\.(?:rmdir|delete|unlink)\b/g, effect: D, languages: ["ruby"] },
-  { re: /\b(?:unlink|rmdir|rmtree|remove_tree)\b/g, effect: D, languages: ["perl", "php"] },
+  // A removing function handed on as a value: `map(os.remove, files)`, `.forEach(fs.unlinkSync)`, `map(Path.unlink, …)`.
+  { re: /\b(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs))(?=\s*[,)])|\.(?:unlink|rmdir|rmtree)(?=\s*[,)])/g, effect: D, languages: ["python"] },
+  { re: /\.(?:rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink)(?=\s*[,)])|\bDeno\.remove(?:Sync)?\s*\(/g, effect: D, languages: ["js"] },
+  { re: /\bFileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|remove)\b|\bFile\.(?:delete|unlink)\b|\bDir\.(?:rmdir|delete|unlink)\b|\.rmtree\b/g, effect: D, languages: ["ruby"] },
+  // (Not inside a pattern: `print if /unlink/`.)
+  { re: /(?<!\/)\b(?:unlink|rmdir|rmtree|remove_tree)\b(?!\/)/g, effect: D, languages: ["perl", "php"] },
   // Writing files.
   { re: /\.(?:write_text|write_bytes)\s*\(|\bshutil\.(?:move|copy|copy2|copyfile|copytree)\s*\(|\bos\.(?:rename|replace|makedirs|mkdir|chmod|chown|truncate)\s*\(/g, effect: W, languages: ["python"] },
   { re: /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|renameSync|rename|mkdirSync|createWriteStream|truncateSync|chmodSync|cpSync)\s*\(/g, effect: W, languages: ["js"] },
-  { re: /\bFile\.(?:write|rename)\b|\bFileUtils\.(?:mv|cp|cp_r|mkdir_p|touch)\b/g, effect: W, languages: ["ruby"] },
+  { re: /\bDeno\.(?:writeTextFile|writeFile|truncate|rename|mkdir|copyFile|chmod)(?:Sync)?\s*\(/g, effect: W, languages: ["js"] },
+  { re: /\bFile\.(?:write|rename|truncate)\b|\bFileUtils\.(?:mv|cp|cp_r|mkdir_p|touch)\b/g, effect: W, languages: ["ruby"] },
+  { re: /\btruncate\b/g, effect: W, languages: ["perl"] },
   { re: /\b(?:file_put_contents|rename|copy|mkdir|fwrite)\s*\(/g, effect: W, languages: ["php"] },
   // Sending: HTTP methods that change something.
   { re: /\b(?:requests|httpx|session|client|axios|got|ky)\.(?:post|put|patch)\s*\(/gi, effect: X },
@@ -80,7 +86,9 @@ const CALLS: ReadonlyArray<{ re: RegExp; effect: (what: string) => CodeEffect; l
 const REMOTE_SDK = /\b(?:boto3|botocore|google\.cloud|azure|stripe|firebase_admin|twilio|slack_sdk|openai|kubernetes)\b|@aws-sdk|@google-cloud|@azure/;
 
 /** Calls whose first argument is a command line (a string) or an argv (a list of strings). */
-const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x)\s*\(|(?<![.\w])exec\s*\(/g;
+const RUNS = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|asyncio\.create_subprocess_shell|child_process\.exec|execSync|execFileSync|execFile|spawnSync|spawn|system|shell_exec|passthru|popen|proc_open|%x|Open3\.(?:capture2e?|capture3|popen2e?|popen3|pipeline(?:_r|_w|_rw)?))\s*\(|(?<![.\w])exec\s*\(/g;
+/** Those of RUNS whose command is a shell's or a program's (not python's own `exec(code)`): one given no string is code the plan does not show. */
+const RUNS_COMMAND = /^(?!exec\s*\()/;
 /** Calls whose argument is SQL. */
 const SQL_CALLS = /\.(?:execute|executemany|executescript|exec|query|raw)\s*\(/g;
 
@@ -121,7 +129,9 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   // open(path, "w"), open(path, 'a'), File.open(p, "w"), fopen($p, "w"), perl open(FH, ">", …).
   for (const m of blanked.matchAll(/\b(?:open|fopen|openSync)\s*\(/g)) {
-    const args = code.slice(m.index + m[0].length, closingParen(blanked, m.index + m[0].length - 1));
+    const all = code.slice(m.index + m[0].length, closingParen(blanked, m.index + m[0].length - 1));
+    // (Perl's mode is its second argument: `open(my $f, "<", "a")` reads a file named `a`.)
+    const args = language === "perl" ? topLevelArgs(all).slice(0, 2).join(",") : all;
     if (/,\s*(?:mode\s*=\s*)?["'][rb]*[wax+][bt+]*["']|["']\+?>>?/.test(args)) out.push(W(`${m[0].replace(/\s*\($/, "")}(…, "w")`));
   }
   // fetch(url, { method: "POST" }) and request options with a method.
@@ -137,6 +147,7 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   for (const m of blanked.matchAll(/\.request\s*\(\s*([A-Za-z_$][\w$]*)\s*,/g)) methodIn(m[1]!, /^(?:m|method|verb|http_?method)$/i.test(m[1]!));
   // Commands the code runs: a string is a command line, a list of strings an argv.
+  let built = false;
   for (const m of blanked.matchAll(RUNS)) {
     const at = m.index + m[0].length;
     const args = code.slice(at, closingParen(blanked, at - 1));
@@ -145,7 +156,28 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     else {
       const first = stringsIn(args)[0];
       if (first !== undefined) command(first);
+      // `os.system(cmd)`, `execSync(process.argv[1])`: the string or list the name was given, else a command the
+      // plan does not show (python's own `exec(code)` is read below).
+      else if (!(language === "python" && /^exec\b/.test(m[0])) && /^\s*[^\s)]/.test(args)) {
+        const name = /^\s*([A-Za-z_$][\w$]*)\s*(?:[,)]|$)/.exec(args)?.[1];
+        const given = name === undefined ? undefined : assignedCommand(code.slice(Math.max(0, m.index - ARG_SPAN), m.index), name);
+        if (given === undefined) built = true;
+        else if (Array.isArray(given)) argv(given);
+        else command(given);
+      }
     }
+  }
+  // `getattr(os, name)(…)`, `fs[name](…)`: a function of a module that removes and runs things, chosen at run time.
+  if (/\bgetattr\s*\(\s*(?:os|shutil|subprocess|posix|pathlib)\s*,|\b(?:fs|child_process|FileUtils)\s*\[\s*[^\s"'`\]]/.test(blanked)) built = true;
+  if (built) out.push(D("a command or call chosen at run time (the plan does not show it)"));
+  // `asyncio.create_subprocess_exec("rm", "-rf", p)`, `new Deno.Command("rm", { args: [...] })`, `Deno.run({ cmd: [...] })`,
+  // `sh.rm("-rf", p)` (the sh package), plumbum's `local["rm"]("-rf", p)`: a program and its arguments, as strings.
+  const programs = language === "python" ? /\basyncio\.create_subprocess_exec\s*\(|\b(?:sh|local|plumbum\.local|plumbum\.cmd)\.(\w+)\s*\(/g : language === "js" ? /\bDeno\.(?:Command|run)\s*\(/g : undefined;
+  if (programs) for (const m of blanked.matchAll(programs)) {
+    if (m[1] !== undefined && !/\bimport\s+sh\b|\bplumbum\b/.test(code)) continue;
+    const at = m.index + m[0].length;
+    const words = stringsIn(code.slice(at, closingParen(blanked, at - 1)));
+    argv(m[1] !== undefined ? [m[1], ...words] : words);
   }
   // `os.execvp("rm", ["rm", "-rf", p])`, `os.spawnlp(os.P_WAIT, "rm", "rm", "-rf", p)`, perl `system "rm", "-rf", p`:
   // the program, then its argv.
@@ -154,7 +186,23 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     const words = stringsIn(code.slice(at, closingParen(blanked, at - 1)));
     if (words.length > 1) argv(words.slice(1));
   }
-  if (language === "perl") for (const m of blanked.matchAll(/\b(?:system|exec)\s+(?=["'])/g)) {
+  // `open(my $p, "|-", "rm", "-rf", $d)`, `open(P, "rm -rf x |")`, `open(P, "| sh")`: perl runs a command on a pipe.
+  if (language === "perl") for (const m of blanked.matchAll(/\bopen\s*\(/g)) {
+    const at = m.index + m[0].length;
+    const words = stringsIn(code.slice(at, closingParen(blanked, at - 1)));
+    const mode = words.findIndex((w) => /^\s*(?:\|-|-\|)\s*$/.test(w));
+    if (mode >= 0 && words.length > mode + 2) argv(words.slice(mode + 1));
+    else if (mode >= 0 && words[mode + 1] !== undefined) command(words[mode + 1]!);
+    else for (const w of words) {
+      const piped = /^\s*\|(.*)$|^(.*)\|\s*$/s.exec(w);
+      if (!piped) continue;
+      const line = (piped[1] ?? piped[2]!).trim();
+      // A shell on the pipe runs what the program prints to it.
+      if (/^(?:\S*\/)?(?:sh|bash|zsh|dash|ksh)(?:\s+-\w+)*$/.test(line)) out.push(D("open(…, \"| sh\") (the plan does not show what it prints)"));
+      else command(line);
+    }
+  }
+  if (language === "perl" || language === "ruby") for (const m of blanked.matchAll(/\b(?:system|exec|spawn)\s+(?=["'])/g)) {
     const end = blanked.slice(m.index).search(/;|$/);
     const words = stringsIn(code.slice(m.index + m[0].length, m.index + end));
     if (words.length > 1) argv(words);
@@ -168,7 +216,11 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   if (language === "python") for (const m of blanked.matchAll(/\b(exec|eval|compile)\s*\(/g)) {
     const at = m.index + m[0].length;
     const first = /^\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1\s*[,)]/.exec(code.slice(at, closingParen(blanked, at - 1) + 1));
+    // (`code = "…"; exec(code)`: the string the name was given, a shorter text than this one.)
+    const name = first ? undefined : /^\s*([A-Za-z_]\w*)\s*[,)]/.exec(code.slice(at))?.[1];
+    const given = name === undefined ? undefined : assignedCommand(code.slice(Math.max(0, m.index - ARG_SPAN), m.index), name);
     if (first) out.push(...codeEffects(first[2]!.replace(/\\(["'\\])/g, "$1"), language, command, argv));
+    else if (typeof given === "string") out.push(...codeEffects(given, language, command, argv));
     else if (m[1] !== "eval" && !/^\s*compile\s*\(/.test(code.slice(at))) hidden = true;
   }
   // `os.open(p, os.O_WRONLY | os.O_TRUNC)`: opened to write.
@@ -210,6 +262,8 @@ function plainNames(raw: string): string {
     .replace(/\bimportlib\.import_module\s*\(\s*(["'])([A-Za-z_][\w.]*)\1\s*\)/g, "$2")
     .replace(/\brequire\s*\(\s*(["'`])(?:node:)?([A-Za-z_][\w/]*)\1\s*\)/g, "$2")
     .replace(/\bgetattr\s*\(\s*([A-Za-z_][\w.]*)\s*,\s*(["'])([A-Za-z_]\w*)\2\s*\)/g, "$1.$3")
+    // Ruby's `FileUtils.send(:rm_rf, p)`, `.public_send("rm_rf", p)`: the method named.
+    .replace(/\.(?:public_send|send|__send__)\s*\(\s*(?::(\w+)|(["'])(\w+)\2)\s*(,|\))/g, (_m, sym: string | undefined, _q, str: string | undefined, end: string) => `.${sym ?? str}(${end === ")" ? ")" : ""}`)
     .replace(/\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2"));
 }
 
@@ -221,10 +275,23 @@ function plainNames(raw: string): string {
 function aliased(code: string): string {
   const names = new Map<string, string>();
   for (const m of code.matchAll(/\bimport\s+([\w.]+)\s+as\s+([A-Za-z_]\w*)/g)) names.set(m[2]!, m[1]!);
+  // (`from subprocess import run`: `run(…)` is `subprocess.run(…)`, a name the tables know only with its module; the
+  // other modules' functions are known by their bare names, `rmtree(…)`.)
   for (const m of code.matchAll(/\bfrom\s+([\w.]+)\s+import\s+([^;\n]+)/g)) for (const part of m[2]!.replace(/[()]/g, "").split(",")) {
-    const a = /^\s*([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\s*$/.exec(part);
-    if (a) names.set(a[2]!, `${m[1]}.${a[1]}`);
+    const a = /^\s*([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/.exec(part);
+    if (a && (a[2] !== undefined || /^(?:subprocess|asyncio)$/.test(m[1]!)) && a[1] !== a[2]) names.set(a[2] ?? a[1]!, `${m[1]}.${a[1]}`);
   }
+  // JavaScript's `import { execSync as e } from "child_process"`, `import * as f from "fs"`, `import f from "fs"`.
+  for (const m of code.matchAll(/\bimport\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)|\{([^{}]*)\})\s+from\s+(["'])(?:node:)?([\w/]+)\4/g)) {
+    const module = m[5]!;
+    if (m[1] !== undefined || m[2] !== undefined) names.set(m[1] ?? m[2]!, module);
+    else for (const part of m[3]!.split(",")) {
+      const a = /^\s*([A-Za-z_$][\w$]*)\s+as\s+([A-Za-z_$][\w$]*)\s*$/.exec(part);
+      if (a) names.set(a[2]!, `${module}.${a[1]}`);
+    }
+  }
+  // `const cp = require("child_process")` (read as `const cp = child_process`): the module by another name.
+  for (const m of code.matchAll(/(?:^|[;\n]|\b(?:const|let|var)\s+)\s*([A-Za-z_$][\w$]*)\s*=\s*(child_process|fs\/promises|fs|os|shutil|subprocess)\s*(?=[;\n]|$)/g)) if (m[1] !== m[2]) names.set(m[1]!, m[2]!);
   for (const m of code.matchAll(/(?:^|[;\n]|\b(?:const|let|var)\s+)\s*([A-Za-z_$][\w$]*)\s*=\s*((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)\s*(?=[;\n]|$)/g)) names.set(m[1]!, m[2]!);
   for (const m of code.matchAll(/\{([^{}]*)\}\s*=\s*(?:require\s*\(\s*)?([\w/]+)/g)) for (const part of m[1]!.split(",")) {
     const a = /^\s*([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*)\s*$/.exec(part);
@@ -307,4 +374,14 @@ function assignedString(code: string, name: string): string | undefined {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
   const at = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?!=)\\s*["'\`]([A-Za-z]*)["'\`]`).exec(code);
   return at?.[1];
+}
+
+/**
+ * The command line (a string) or argv (a list of strings) `before` (the code before a call, up to ARG_SPAN of it:
+ * each call reads a bounded piece, and many calls stay linear) assigns to `name`, if it assigns one.
+ */
+function assignedCommand(before: string, name: string): string | string[] | undefined {
+  const at = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, "\\$")}\\s*=(?!=)\\s*(?:[frbu]{0,2}(["'\`])((?:(?!\\1)[^\\\\]|\\\\.)*)\\1|\\[([^\\]]*)\\])`).exec(before);
+  if (!at) return undefined;
+  return at[3] !== undefined ? stringsIn(at[3]) : at[2]!.replace(/\\(.)/g, "$1");
 }

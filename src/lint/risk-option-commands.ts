@@ -2,14 +2,18 @@
  * Options whose value is a command line the program runs on this machine (GTFOBins' list of
  * ways out of a program): ssh's `ProxyCommand`, git's configured commands and `!` aliases,
  * tar's checkpoint actions and compressors, zip's test command, rsync's remote shell, sed's
- * `e` command and flag, make's `--eval` recipes, vim's `:!`; and the commands a one-line program
- * of a language the code reader does not know runs (lua's `os.execute`, R's `system`, julia's
- * `run`, AppleScript's `do shell script`, expect's `spawn`, PowerShell's command line). The
- * shell reader reads each such command line as it reads any.
+ * `e` command and flag, make's `--eval` recipes, vim's ex commands (`:!`, `call delete(…)`, `w!`);
+ * and what a one-line program of a language the code reader does not know does (lua, R, julia,
+ * Tcl and expect: foreign-code.ts; AppleScript's `do shell script`, PowerShell's command line).
+ * The shell reader reads each such command line as it reads any.
  */
+import { exCommands, foreignCode } from "./foreign-code.js";
 
-/** A command line an option hands the program, or (`unshown`) one built from input the plan does not show. */
-export type OptionCommand = { command: string } | { unshown: string };
+/**
+ * A command line an option hands the program, one built from input the plan does not show (`unshown`), or a file
+ * the program's own code removes or writes (`effect`: `Rscript -e 'unlink(…)'`, `vim -c 'w! /etc/x'`).
+ */
+export type OptionCommand = { command: string } | { unshown: string } | { effect: { destructive: boolean; what: string } };
 
 /** git's configuration keys whose value is a command git runs (`alias.*` and `credential.helper` only when it starts with `!`). */
 const GIT_COMMAND_KEYS = /^(?:core\.(?:fsmonitor|pager|sshcommand|editor|askpass)|sequence\.editor|diff\.external|gpg\.program|pager\..+|.+\.(?:textconv|command|cmd))$/i;
@@ -30,14 +34,15 @@ export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
 ]);
 
 /** Languages the code reader does not read: the option that takes the program, and the calls in it that run a command line (group 2, or 1). */
-const FOREIGN_CODE: Readonly<Record<string, { option: RegExp; runs: RegExp }>> = {
-  lua: { option: /^-e$/, runs: /\b(?:os\.execute|io\.popen)\s*\(?\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
-  luajit: { option: /^-e$/, runs: /\b(?:os\.execute|io\.popen)\s*\(?\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
-  Rscript: { option: /^-e$/, runs: /\bsystem2?\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
-  R: { option: /^-e$/, runs: /\bsystem2?\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g },
-  julia: { option: /^-e$/, runs: /\brun\s*\(\s*`()([^`]*)`/g },
+const FOREIGN_CODE: Readonly<Record<string, { option: RegExp; runs?: RegExp }>> = {
+  // (Read by foreignCode: the calls that remove and write files too.)
+  lua: { option: /^-e$/ },
+  luajit: { option: /^-e$/ },
+  Rscript: { option: /^-e$/ },
+  R: { option: /^-e$/ },
+  julia: { option: /^-[eE]$/ },
+  expect: { option: /^-c$/ },
   osascript: { option: /^-e$/, runs: /\bdo shell script\s+(")((?:[^"\\]|\\.)*)"/g },
-  expect: { option: /^-c$/, runs: /(?:^|[;\n\[{])\s*(?:spawn|exec|system)()\s+([^;\n\]}]+)/g },
 };
 
 /** PowerShell's options that take its command line, and those that take it encoded (code the plan does not show). */
@@ -93,11 +98,13 @@ export function optionCommands(program: string, args: readonly string[]): Option
     const text = a === "--eval" ? args[k + 1] : a.startsWith("--eval=") ? a.slice(7) : undefined;
     if (text !== undefined) for (const recipe of makeRecipes(text)) out.push({ command: recipe });
   }
-  // `vim -c ':!rm -rf y'`, `vim +'!…'`: an ex command that runs a shell command.
-  if (/^(?:vim|vi|nvim|view|ex|gvim)$/.test(program)) for (const [k, a] of args.entries()) {
-    const ex = a === "-c" || a === "--cmd" ? args[k + 1] : a.startsWith("+") ? a.slice(1) : undefined;
-    const bang = ex === undefined ? null : /^\s*:?\s*(?:silent!?\s+)?!([\s\S]+)$/.exec(ex);
-    if (bang) out.push({ command: bang[1]! });
+  // `vim -c ':!rm -rf y'`, `vim +'!…'`, `ex -sc '%d|x' f`, `vim -c 'call delete("x")'`: ex commands, in order.
+  if (/^(?:vim|vi|nvim|view|ex|gvim)$/.test(program)) {
+    const state = { emptied: false };
+    for (const [k, a] of args.entries()) {
+      const ex = /^-[a-zA-Z]*c$|^--cmd$/.test(a) ? args[k + 1] : a.startsWith("+") ? a.slice(1) : undefined;
+      if (ex !== undefined) exCommands(ex, out, state);
+    }
   }
   // `start-stop-daemon --start --exec /bin/rm -- -rf y`: the program it starts, with the words after `--`.
   if (program === "start-stop-daemon" && args.some((a) => a === "--start" || a === "-S")) {
@@ -106,7 +113,12 @@ export function optionCommands(program: string, args: readonly string[]): Option
     if (k >= 0 && args[k + 1] !== undefined) out.push({ command: [args[k + 1]!, ...(dash >= 0 ? args.slice(dash + 1) : [])].map(quoted).join(" ") });
   }
   const foreign = FOREIGN_CODE[program];
-  if (foreign !== undefined) for (const [k, a] of args.entries()) if (foreign.option.test(a) && args[k + 1] !== undefined) for (const m of args[k + 1]!.matchAll(foreign.runs)) out.push({ command: m[2]!.replace(/\\(.)/g, "$1") });
+  if (foreign !== undefined) for (const [k, a] of args.entries()) {
+    const code = foreign.option.test(a) ? args[k + 1] : undefined;
+    if (code === undefined) continue;
+    if (foreign.runs === undefined) out.push(...foreignCode(program, code));
+    else for (const m of code.matchAll(foreign.runs)) out.push({ command: m[2]!.replace(/\\(.)/g, "$1") });
+  }
   // `pwsh -Command 'Remove-Item -Recurse x'`: PowerShell's command line, read as a shell's (its aliases `rm`, `del` too).
   if (/^(?:pwsh|powershell)(?:\.exe)?$/.test(program)) for (const [k, a] of args.entries()) {
     if (PWSH_COMMAND.test(a) && args[k + 1] !== undefined) out.push({ command: args.slice(k + 1).join(" ") });

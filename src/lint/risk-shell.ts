@@ -8,7 +8,8 @@ import type { Risk } from "../ir.js";
 import { cliEffect, sqlFileKind } from "./risk-clis.js";
 import { codeEffects, inlineCode } from "./risk-code.js";
 import { sqlEffects } from "./risk-sql.js";
-import { OPTION_COMMAND_PROGRAMS, optionCommands, sedScripts } from "./risk-option-commands.js";
+import { OPTION_COMMAND_PROGRAMS, type OptionCommand, optionCommands, sedScripts } from "./risk-option-commands.js";
+import { FOREIGN_PROGRAMS, exCommands, foreignCode } from "./foreign-code.js";
 import { type Substitution, type WordsSeen, substitutions } from "./shell-substitutions.js";
 import { pushAll } from "../util/arrays.js";
 import { lookup } from "../util/lookup.js";
@@ -748,6 +749,11 @@ function sedInserted(args: readonly string[]): string[] {
 /** `echo 'rm -rf /data' | sh`: the text echoed is the command the shell runs. */
 const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:[^\s/|;&()<>]*\/)*(?:sh|bash|zsh|dash|ksh)\b/g;
 
+/** `echo '…' | reader …`, `printf '…' | reader`: the text (group 3) and the command after the pipe (group 4). */
+const ECHOED_TO_READER = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|(?!\|)\s*([^|;&\n]*)/gs;
+/** A cheap test for ECHOED_TO_READER's readers behind a pipe. */
+const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:[^\s|;&]*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|ex|n?vim|redis-cli|mongosh|mongo)\b/;
+
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*0?<<<\s*(?:(?:\$(?="))?(["'])((?:(?!\5).)*)\5|(?!\$')((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
 
@@ -943,6 +949,18 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
   if (hidden) out.push(hidden);
   else if (depth <= MAX_DEPTH && text.includes("|")) fed = generatedForShell(text, live, out, depth);
   if (depth <= MAX_DEPTH) for (const m of text.matchAll(ECHOED_TO_SHELL)) if (!fed.has(m.index + m[0].lastIndexOf("|"))) out.push(...commandEffects(m[2]!, depth + 1));
+  // `echo 'file delete -force x' | tclsh`, `echo FLUSHALL | redis-cli`, `printf '%%d\nwq\n' | ex -s f`: a reader of its own
+  // language given its program on a pipe (SQL clients, interpreters, shells and sftp are read apart).
+  if (depth <= MAX_DEPTH && text.includes("|") && PIPED_READER.test(text)) for (const m of text.matchAll(ECHOED_TO_READER)) {
+    const words = splitCommands(m[4]!)[0] ?? [];
+    const k = afterWrappers(words);
+    const name = basename(words[k] ?? "");
+    if (!(FOREIGN_PROGRAMS.has(name) || name === "redis-cli" || name === "mongosh" || name === "mongo" || (words[k] !== undefined && exOnStdin(words, k)))) continue;
+    // (What echo or printf prints of it: its options before the quoted text, its escapes and printf's `%%`.)
+    const options = m[0].slice(m[1]!.length, m[0].indexOf(m[2]!)).trim().split(/\s+/).filter(Boolean);
+    const said = printedText(m[1] as "echo" | "printf", [...options, m[3]!]);
+    if (said !== undefined) stdinInput(words.slice(k), said, false, out, depth);
+  }
   // `echo 'rm -rf /x' | docker exec -i db sh`: the shell the container runs reads it.
   if (depth <= MAX_DEPTH && text.includes("|") && /docker|podman|nerdctl/.test(text)) for (const m of text.matchAll(ECHOED_TO_CONTAINER)) ansiProgram(splitCommands(m[3]!)[0] ?? [], m[2]!, out, depth);
   // `sh <<< "rm -rf /data"`, `echo "import shutil; …" | python3`, `python3 - <<< "…"`: the text
@@ -1071,11 +1089,34 @@ export function commandEffects(source: string, depth = 0, outer?: Line): Command
 /** Programs that print a shell's own set-up for eval (`eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`): what they print is theirs, not the plan's. */
 const SHELL_SETUP: ReadonlySet<string> = new Set(["ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "direnv", "dircolors", "brew", "conda", "mamba", "micromamba", "minikube", "docker-machine", "opam", "zoxide", "starship", "fnm", "mise", "rtx", "luarocks", "register-python-argcomplete", "thefuck", "atuin"]);
 
-/** A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option): the word after it may still be the command. */
-function prefixWord(word: string, seen: WordsSeen): boolean {
-  // (`sudo -u root`: the value of a wrapper's option, by the first wrapper's options that take one.)
-  const value = seen.count > 0 && seen.prefixOnly && seen.last.startsWith("-") && (WRAPPER_VALUES[basename(seen.first)] ?? /^-[ugn]$/).test(seen.last);
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || KEYWORDS.has(word) || WRAPPERS.has(basename(word)) || STAGE_WRAPPERS.has(basename(word)) || (seen.count > 0 && word.startsWith("-")) || value;
+/**
+ * A word in front of a command's own (`sudo`, `A=1`, `then`, a wrapper's option and its value, chroot's directory,
+ * timeout's duration): the word after it may still be the command. The state kept is the wrapper the words belong
+ * to and the operands it still takes (`chroot#1`), so an option's value is looked up in its own wrapper's table
+ * along a chain (`nice -n 5 sudo -u root $(echo rm) -rf x`).
+ */
+function prefixWord(word: string, seen: WordsSeen): { prefix: boolean; wrapper: string } {
+  const state = /^([^#]*)(?:#(\d+))?$/.exec(seen.wrapper)!;
+  const wrapper = state[1]!;
+  const owed = Number(state[2] ?? 0);
+  const values = (wrapper === "" ? undefined : prefixWrapper(wrapper)?.values) ?? /^-[ugn]$/;
+  if (seen.count > 0 && seen.last.startsWith("-") && values.test(seen.last)) return { prefix: true, wrapper: seen.wrapper };
+  if (KEYWORDS.has(word)) return { prefix: true, wrapper: "" };
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) return { prefix: true, wrapper: seen.wrapper };
+  const own = owed > 0 ? undefined : prefixWrapper(basename(word));
+  if (own !== undefined) return { prefix: true, wrapper: own.operands > 0 ? `${basename(word)}#${own.operands}` : basename(word) };
+  if (seen.count > 0 && word.startsWith("-")) return { prefix: true, wrapper: seen.wrapper };
+  if (owed > 0) return { prefix: true, wrapper: owed > 1 ? `${wrapper}#${owed - 1}` : wrapper };
+  return { prefix: false, wrapper: seen.wrapper };
+}
+
+/** A wrapper a command stands after, read word by word: its options that take a value and its operands before the command. */
+function prefixWrapper(name: string): { values: RegExp; operands: number } | undefined {
+  if (name === "timeout") return { values: /^(?:-s|--signal|-k|--kill-after)$/, operands: 1 };
+  const after = RUNS_AFTER[name];
+  // (Not tmux's or screen's: a subcommand or a session comes first.)
+  if (after !== undefined && after.sub === undefined && name !== "screen") return after;
+  return WRAPPERS.has(name) || STAGE_WRAPPERS.has(name) ? { values: WRAPPER_VALUES[name] ?? /^-[ugn]$/, operands: 0 } : undefined;
 }
 
 /** The words before a substitution are a runner's that reads its words as a command line: `eval …`, `sh -c …`, `ssh host …`. */
@@ -1644,7 +1685,13 @@ function stdinReader(text: string, from: number, to: number): StdinReader {
 
 /** Where the reader stdinInput reads for is among `words` (-1: none). */
 function readerAt(words: readonly string[], string: boolean): number {
-  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+  return words.findIndex((w, k) => SQL_CLIENTS.has(basename(w)) || STDIN_CLIENTS.has(basename(w)) || FOREIGN_PROGRAMS.has(basename(w)) || exOnStdin(words, k) || (!string && INTERPRETER.test(basename(w))) || (/^g?make$/.test(basename(w)) && makefileOnStdin(words, k)));
+}
+
+/** `ex -s file`, `vim -es file`, `nvim -Es`: an editor that reads its ex commands on stdin (the words after it are files to edit). */
+function exOnStdin(words: readonly string[], k: number): boolean {
+  const name = basename(words[k]!);
+  return name === "ex" || (/^n?vim$/.test(name) && words.slice(k + 1).some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a)));
 }
 
 /** `make -f - …`, `make -f /dev/stdin`: make reads its makefile on stdin. */
@@ -1674,6 +1721,17 @@ function stdinInput(words: readonly string[], body: string, string: boolean, out
     return;
   }
   if (STDIN_CLIENTS.has(name)) return commandEffect([...words.slice(k), "--eval", body], out, depth + 1);
+  // `ex -s f <<< $'%d\nwq'`: ex commands, one a line.
+  if (exOnStdin(words, k)) {
+    const commands: OptionCommand[] = [];
+    exCommands(body, commands);
+    return optionEffects(commands, out, depth);
+  }
+  // `tclsh <<< 'file delete -force x'`, `R --no-save <<< 'unlink(…)'`: the program, unless a script is named (then it is data).
+  if (FOREIGN_PROGRAMS.has(name)) {
+    if (rest.includes("-") || !rest.some((a) => !a.startsWith("-"))) optionEffects(foreignCode(name, body), out, depth);
+    return;
+  }
   // `make -f /dev/stdin <<< $'all:\n\trm -rf x'`: the makefile's recipes.
   if (/^g?make$/.test(name)) return commandEffect([name, "--eval", body], out, depth + 1);
   if (SQL_CLIENTS.has(name)) {
@@ -1740,7 +1798,7 @@ const STDIN_FILE = /^(?:-|\/dev\/stdin)$/;
 const INTERPRETER = /^(?:python[0-9.]*|node|ruby|perl|php)$/;
 
 /** Any name `stdinInput` reads stdin for (SQL_CLIENTS, STDIN_CLIENTS, INTERPRETER), a SHOWN program, ssh (whose host a body runs on), a shell (`ansiProgram`) or at and batch: a cheap test before a line is split. */
-const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at", "stdin"].join("|"));
+const READER_NAME = new RegExp([...SQL_CLIENTS, ...STDIN_CLIENTS, ...SHOWN, ...FOREIGN_PROGRAMS, "python", "node", "ruby", "perl", "php", "ssh", "sh", "at", "stdin", "ex", "vim"].join("|"));
 
 
 /** A SQL client at the end of a pipe: what feeds it (`cat F`, `echo "SQL"`, anything else), the client and its arguments. */
@@ -2114,6 +2172,15 @@ function shellStdin(shown: string, file: string, out: CommandEffect[], depth: nu
   out.push({ risk: "write", destructive: true, what: `\`${shown}\` (code the plan does not show)` });
 }
 
+/** What the command lines, hidden code and file effects a program's options or code name do (`depth`: the program's). */
+function optionEffects(commands: readonly OptionCommand[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
+  for (const c of commands) {
+    if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
+    else if ("effect" in c) out.push({ risk: "write", destructive: c.effect.destructive, what: `\`${c.effect.what}\`` });
+    else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
+  }
+}
+
 function commandEffect(words: string[], out: CommandEffect[], depth: number, line: Line = PLAIN_LINE): void {
   if (depth > MAX_DEPTH) {
     if (words.length > 0) out.push({ ...NESTED_TOO_DEEP });
@@ -2319,10 +2386,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `ssh -o ProxyCommand='…' host`, `git -c core.pager='…' log`, `tar --checkpoint-action=exec='…'`, `sed 's/^/rm /e'`: an
   // option's command line, run here (beside what the program itself does).
   if (OPTION_COMMAND_PROGRAMS.has(program) && depth <= MAX_DEPTH) {
-    for (const c of optionCommands(program, args)) {
-      if ("command" in c) pushAll(out, commandEffects(c.command, depth + 1, line));
-      else out.push({ risk: "write", destructive: true, what: `\`${c.unshown}\` (code the plan does not show)` });
-    }
+    optionEffects(optionCommands(program, args), out, depth, line);
   }
   // `docker-compose exec web …`, `podman-compose run …`: compose's own program is `docker compose` (`podman compose`).
   if (program === "docker-compose" || program === "podman-compose") return commandEffect([...words.slice(0, i), program.slice(0, -8), "compose", ...args], out, depth, line);
@@ -2906,7 +2970,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     case "sed":
     case "perl":
-      if (args.some((a) => /^-[a-zA-Z]*i|^--in-place/.test(a))) push(W, `${program} -i`);
+      // (perl's `-i` after switches that take nothing: `-pi`, `-0777 -ni`; not a module's or a directory's name, `-MFile::Path`, `-Ilib`.)
+      if (args.some((a) => (program === "perl" ? /^-[nplsaw0-9]*i/ : /^-[a-zA-Z]*i|^--in-place/).test(a))) push(W, `${program} -i`);
       return;
     case "dd":
       if (args.some((a) => a.startsWith("of="))) push(D, "dd of=");
@@ -2968,6 +3033,15 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       if (SQL_FLAGS.has(a) && args[k + 1] !== undefined) sql.push(args[k + 1]!);
       else if (/^--(?:command|execute|query)=/.test(a)) sql.push(a.slice(a.indexOf("=") + 1));
     });
+    // `bq query 'DELETE …'`: the statement after the subcommand and its options; `bq rm -f d.t` removes a table or dataset.
+    if (program === "bq") {
+      const rest = args.filter((a) => !a.startsWith("-"));
+      const sub = rest.findIndex((w) => /^(?:query|rm|cp|load|insert|mk|update|truncate|undelete|set-iam-policy|add-iam-policy-binding|ls|show|head|help|version|wait|init|shell|extract|partition|cancel|get-iam-policy)$/.test(w));
+      const verb = rest[sub] ?? "";
+      if (verb === "query" && rest[sub + 1] !== undefined) sql.push(rest.slice(sub + 1).join(" "));
+      else if (verb === "rm") push(D, "bq rm");
+      else if (/^(?:cp|load|insert|mk|update|truncate|undelete|set-iam-policy|add-iam-policy-binding)$/.test(verb)) push(W, `bq ${verb}`);
+    }
     // sqlite3 and duckdb run every argument after the database file, and each `-cmd` before them.
     if (/^(?:sqlite3?|duckdb)$/.test(program)) {
       args.forEach((a, k) => void (/^-?-cmd$/.test(args[k - 1] ?? "") && sql.push(a)));
@@ -2985,7 +3059,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     }
     // SQL from a file the plan does not show: `psql -f purge.sql`, `mysql db < drop_all.sql`.
     args.forEach((a, k) => {
-      const psqlFile = program !== "mysql" && program !== "mariadb";
+      // (bq's `-f` forces.)
+      const psqlFile = program !== "mysql" && program !== "mariadb" && program !== "bq";
       const file = ((a === "-f" || a === "--file") && psqlFile) || (a === "-i" && program === "sqlcmd") || a === "--queries-file" ? args[k + 1] : /^--file=/.test(a) ? a.slice(7) : psqlFile && /^-f[^-]/.test(a) ? a.slice(2) : a === "<" ? args[k + 1] : /^<[^<]/.test(a) ? a.slice(1) : undefined;
       if (file !== undefined && file !== "-" && !/^\/dev\//.test(file)) pushSqlFile(`${program} ${a.startsWith("<") ? "<" : a.startsWith("--file=") || /^-f./.test(a) ? "-f" : a} ${file}`, file);
     });

@@ -37,6 +37,8 @@ const WRITE_VERBS: Record<string, { destructive: boolean; objects?: RegExp }> = 
   UPSERT: { destructive: false },
   REPLACE: { destructive: false, objects: /^INTO$/ },
   MERGE: { destructive: false, objects: /^INTO$/ },
+  // `REASSIGN OWNED BY a TO b`: every object of a role handed to another.
+  REASSIGN: { destructive: false, objects: /^OWNED$/ },
   GRANT: { destructive: false },
   REVOKE: { destructive: false },
   CREATE: { destructive: false },
@@ -83,7 +85,7 @@ const STRUCTURE = /\b(?:WHERE|SET|VALUES|INTO|FROM|TABLE|CASCADE|ON|TO)\b|;/i;
 // Outside a SQL argument a statement must open the text, in upper case.
 export const UPPER_START = /^\s*(?:DROP|TRUNCATE|DELETE|UPDATE|ALTER|INSERT|UPSERT|REPLACE|MERGE|GRANT|REVOKE|CREATE|COPY|WITH)\b/;
 const CHEAP = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do)\b/i;
-const CHEAP_STRONG = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do|call|exec|execute|vacuum|reindex|cluster|refresh|optimize|rename|load|lock|pragma)\b/i;
+const CHEAP_STRONG = /\b(?:drop|truncate|delete|update|alter|insert|upsert|replace|merge|grant|revoke|create|copy|into|do|call|exec|execute|vacuum|reindex|cluster|refresh|optimize|rename|load|lock|pragma|reassign|gexec)\b/i;
 /** Statements that only strong context reads: in a `query` argument or prose they are words ("call the API"). */
 const STRONG_ONLY = new Set(["CALL", "EXEC", "EXECUTE", "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "OPTIMIZE", "RENAME", "LOAD", "LOCK"]);
 /** A destructive statement anywhere in a text, strings included (dynamic SQL: `EXECUTE 'DROP TABLE ' || t`). */
@@ -102,9 +104,11 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
     if (context !== "strong" && !atStart) break;
     pushAll(out, statementEffects(statement, context, 0));
   }
+  // psql's `\gexec` runs each value the query returns as a statement: SQL the query builds.
+  if (context === "strong" && /\\gexec\b/.test(code)) out.push({ risk: "write", destructive: false, what: "`\\gexec`", dynamic: true });
   // Dynamic SQL and code blocks run statements the blanking hid in strings: a destructive
-  // one written anywhere in such a text makes their effect destructive.
-  if (context === "strong" && out.some((e) => e.dynamic) && DESTRUCTIVE_ANYWHERE.test(text)) for (const e of out) if (e.dynamic) e.destructive = true;
+  // one written anywhere in such a text makes their effect destructive (its pieces joined: `'DR' || 'OP TABLE t'`).
+  if (context === "strong" && out.some((e) => e.dynamic) && DESTRUCTIVE_ANYWHERE.test(joinedLiterals(text))) for (const e of out) if (e.dynamic) e.destructive = true;
   const kept = out.filter((e) => !e.lookUp || e.destructive);
   for (const e of kept) {
     delete e.dynamic;
@@ -198,9 +202,11 @@ function statementEffects(statement: string, context: SqlContext, depth: number)
     if (!words.some((w) => /^FROM$/i.test(w))) return out;
   }
   const shown = spec.objects && next && hasObject && !/^IF$/i.test(next) ? `${verb} ${next.toUpperCase()}` : verb;
-  const dropsColumn = verb === "ALTER" && words.some((w, j) => /^DROP$/i.test(w) && j > k);
+  // (ClickHouse's `ALTER TABLE t DELETE WHERE …` deletes rows; `MERGE … WHEN MATCHED THEN DELETE` too.)
+  const removes = verb === "ALTER" || verb === "MERGE" ? words.find((w, j) => j > k && (verb === "ALTER" ? /^(?:DROP|DELETE)$/i : /^DELETE$/i).test(w)) : undefined;
+  const dropsColumn = removes !== undefined;
   const wholeTable = verb === "UPDATE" && !words.some((w) => /^WHERE$/i.test(w));
-  out.push({ risk: "write", destructive: spec.destructive || dropsColumn || wholeTable, what: `\`${shown}${dropsColumn ? " ... DROP" : ""}\`` });
+  out.push({ risk: "write", destructive: spec.destructive || dropsColumn || wholeTable, what: `\`${shown}${removes !== undefined ? ` ... ${removes.toUpperCase()}` : ""}\`` });
   return out;
 }
 
@@ -276,6 +282,11 @@ function blank(text: string): string {
     .replace(/"(\w+)"|"(?:[^"]|"")*"?/g, (_q, name?: string) => name ?? "x")
     .replace(/`(\w+)`|`[^`]*`?/g, (_q, name?: string) => name ?? "x")
     .replace(/(?<![\w\]])\[(\w+)\]/g, "$1");
+}
+
+/** The text with string literals joined by `||` written as one (`'DR' || 'OP TABLE t'` is `'DROP TABLE t'`). */
+function joinedLiterals(text: string): string {
+  return text.includes("||") ? text.replace(/'\s*\|\|\s*'/g, "") : text;
 }
 
 /** Blanks `$tag$ ... $tag$` bodies in one pass (a backreference regex is quadratic on many `$`). */

@@ -37,7 +37,12 @@ export interface WordsSeen {
   prefixOnly: boolean;
   /** One of them after the first is a shell's `-c` (`-c`, `-lc`). */
   sawC: boolean;
+  /** What the reader of prefixes keeps between the words (the wrapper they belong to); opaque here. */
+  wrapper: string;
 }
+
+/** Whether a word comes before the command's own (a wrapper, an assignment, a keyword), and the state kept for the next. */
+export type PrefixReader = (word: string, seen: WordsSeen) => { prefix: boolean; wrapper: string };
 
 interface Frame {
   kind: "root" | "sub" | "tick" | "dq";
@@ -56,14 +61,14 @@ interface Frame {
   inWord: boolean;
 }
 
-const NONE: WordsSeen = { count: 0, first: "", last: "", prefixOnly: true, sawC: false };
+const NONE: WordsSeen = { count: 0, first: "", last: "", prefixOnly: true, sawC: false, wrapper: "" };
 
 /**
  * Every command substitution of `text` (arithmetic `$((…))` is not one, though what it holds is searched) and process
  * substitution (`<(…)`), in the order they close. `isPrefix(word, seen)` says whether a word comes before the command's own (a wrapper, an
- * assignment, a keyword).
+ * assignment, a keyword), and what to keep for the next word.
  */
-export function substitutions(text: string, isPrefix: (word: string, seen: WordsSeen) => boolean): Substitution[] {
+export function substitutions(text: string, isPrefix: PrefixReader): Substitution[] {
   const found: Substitution[] = [];
   const frame = (kind: Frame["kind"], start: number, before: WordsSeen, quoted: boolean, wordStart: boolean, arithmetic = false, process = false): Frame => ({
     kind,
@@ -89,7 +94,9 @@ export function substitutions(text: string, isPrefix: (word: string, seen: Words
     if (!f.inWord) return;
     const w = f.word;
     const s = f.seen;
-    f.seen = { count: s.count + 1, first: s.count === 0 ? w : s.first, last: w, prefixOnly: s.prefixOnly && isPrefix(w, s), sawC: s.sawC || (s.count > 0 && /^-[a-z]*c$/.test(w)) };
+    // (Once a word is the command's, the words after it are its arguments: the reader is not asked again.)
+    const p = s.prefixOnly ? isPrefix(w, s) : { prefix: false, wrapper: s.wrapper };
+    f.seen = { count: s.count + 1, first: s.count === 0 ? w : s.first, last: w, prefixOnly: p.prefix, sawC: s.sawC || (s.count > 0 && /^-[a-z]*c$/.test(w)), wrapper: p.wrapper };
     f.word = "";
     f.inWord = false;
   };
@@ -100,7 +107,8 @@ export function substitutions(text: string, isPrefix: (word: string, seen: Words
   const open = (kind: "sub" | "tick", at: number, arithmetic = false, process = false): void => {
     const top = stack[stack.length - 1]!;
     const quoted = top.kind === "dq";
-    const wordStart = !command.inWord;
+    // (`"$(echo rm)" -rf x`: first in double quotes that open a word, it still starts the word.)
+    const wordStart = quoted ? top.wordStart && at === top.start + 1 : !command.inWord;
     // The substitution's output is part of the word it stands in.
     command.inWord = true;
     command.nesting = true;
@@ -135,8 +143,9 @@ export function substitutions(text: string, isPrefix: (word: string, seen: Words
       command.inWord = true;
       i = end;
     } else if (c === '"') {
+      const wordStart = !command.inWord;
       command.inWord = true;
-      stack.push(frame("dq", i, NONE, false, false));
+      stack.push(frame("dq", i, NONE, false, wordStart));
     } else if (c === "$" && text[i + 1] === "(") open("sub", i++, text[i + 1] === "(");
     else if ((c === "<" || c === ">") && text[i + 1] === "(") open("sub", i++, false, true);
     else if (c === "`") {
