@@ -65,7 +65,7 @@ const NAMED_FILE_MAX = 16 << 20;
  * the workspace (by its real path); others are left out (a file made later is not named by
  * an approval given before it existed, and is not what was approved: the binding then differs).
  */
-export function namedFiles(args: unknown, workspace: string): Record<string, string> {
+export function namedFiles(args: unknown, workspace: string, sourcedNames?: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   let root: string;
   try {
@@ -102,6 +102,8 @@ export function namedFiles(args: unknown, workspace: string): Record<string, str
           // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
           out[rel] = createHash("sha256").update(bytes).digest("hex");
           if (deeper && st.size <= SOURCING_MAX && sourced.length < NAMED_MAX) for (const m of bytes.toString("utf8").matchAll(SOURCES)) sourced.push(m[2]!);
+          // A name without a slash is looked up through PATH first (sh, bash): `namedPrograms` binds what it finds there.
+          if (deeper && sourcedNames) for (const m of bytes.toString("utf8").matchAll(SOURCES)) if (!m[2]!.includes("/")) sourcedNames.push(m[2]!);
         } catch {
           // Not a file of the workspace.
         }
@@ -134,14 +136,14 @@ const PROGRAM_DIGEST_MAX = 4 << 20;
  * one differs). A program inside the workspace counts too (`PATH=./bin:…`): `namedFiles`
  * binds only the words it names from the start directory.
  */
-export function namedPrograms(args: unknown, workspace: string, path: string | undefined): Record<string, string> {
+export function namedPrograms(args: unknown, workspace: string, path: string | undefined, sourced: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   if (args === null || typeof args !== "object") return out;
   const a = args as { command?: unknown; args?: unknown; cwd?: unknown; env?: unknown };
   const words: string[] = [];
   if (typeof a.command === "string") pushWords(words, a.command);
   if (Array.isArray(a.args)) for (const x of a.args.slice(0, NAMED_MAX)) if (typeof x === "string") pushWords(words, x);
-  if (words.length === 0) return out;
+  if (words.length === 0 && sourced.length === 0) return out;
   let root: string;
   try {
     root = realpathSync(workspace);
@@ -157,15 +159,20 @@ export function namedPrograms(args: unknown, workspace: string, path: string | u
     const found = w.includes("/") ? program(resolve(cwd, w)) : dirs.reduce<string | undefined>((hit, d) => hit ?? program(resolve(d, w)), undefined);
     if (found !== undefined) out[w] = found;
   }
+  // Files a named script sources by a bare name (`. lib.sh`): the shell reads the first one on PATH, executable or not.
+  for (const w of sourced.slice(0, NAMED_MAX)) {
+    const found = dirs.reduce<string | undefined>((hit, d) => hit ?? program(resolve(d, w), false), undefined);
+    if (found !== undefined) out[`source ${w}`] = found;
+  }
   return out;
 }
 
-/** The binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no executable regular file. */
-function program(file: string): string | undefined {
+/** The binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
+function program(file: string, executable = true): string | undefined {
   try {
     // Most words name nothing on most PATH entries: no exception for those (256 words × 12 entries took 160 ms with one each).
     const st = statSync(file, { throwIfNoEntry: false });
-    if (st === undefined || !st.isFile() || (st.mode & 0o111) === 0) return undefined;
+    if (st === undefined || !st.isFile() || (executable && (st.mode & 0o111) === 0)) return undefined;
     const real = realpathSync(file);
     return `${real} ${st.size > PROGRAM_DIGEST_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex")}`;
   } catch {
@@ -190,8 +197,9 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
   const upstream = Object.fromEntries(node.consumes.map((id) => [id, state.nodes[id]?.outputHash ?? null]));
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
-  const files = workspace === undefined ? {} : namedFiles(args, workspace);
-  const programs = workspace === undefined ? {} : namedPrograms(args, workspace, path);
+  const sourced: string[] = [];
+  const files = workspace === undefined ? {} : namedFiles(args, workspace, sourced);
+  const programs = workspace === undefined ? {} : namedPrograms(args, workspace, path, sourced);
   // Only when some file or program is named: a binding without them stays what older planspecs recorded.
   return sha256(
     canonicalJson({

@@ -30,6 +30,28 @@ function program(dir: string, name: string, body: string): string {
   return file;
 }
 
+const PLAN_SOURCE = `planspec: 1
+name: deploy
+goal: deploy the reviewed release
+tools: { fs.read: { risk: read }, exec: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_script:
+    kind: read
+    goal: read the deploy script for the reviewer
+    tool: fs.read
+    with: { path: deploy.sh }
+    output: script
+  deploy:
+    kind: external
+    needs: [read_script]
+    goal: run the deploy script that was read and reviewed
+    tool: exec
+    with: { command: "bash ./deploy.sh", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
+    idempotency_key: "deploy:\${{ run.id }}"
+    approval: { required: true, approvers: [release-manager], timeout: 24h }
+`;
+
 const voided = (ws: string) => events(join(ws, "r")).filter((e) => e.type === "approval.voided");
 
 describe("red team 8: an approval is bound to the programs the command's words resolve to", () => {
@@ -146,6 +168,29 @@ steps:
     // Before: exit 0, evil.txt: the approved script ran what lib.sh says now.
     expect(planspec(ws, ["resume", "r"], { PATH: path }).code).toBe(3);
     expect(existsSync(join(ws, "evil.txt"))).toBe(false);
+  });
+});
+
+describe("red team 8: a file sourced by a bare name is looked up through PATH", () => {
+  it("`source lib.sh` finding another lib.sh on the resume's PATH voids the approval", () => {
+    const ws = scratch();
+    const evil = scratch();
+    put(ws, "p.plan.yaml", PLAN_SOURCE);
+    put(ws, "deploy.sh", 'source lib.sh\necho "deploying $TARGET" > applied.txt\n');
+    put(ws, "lib.sh", "TARGET=staging\n");
+    // Not executable: bash's `source` reads the first lib.sh on PATH whatever its mode, then the start directory's.
+    put(evil, "lib.sh", "TARGET=production; echo evil > evil.txt\n");
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    const r = planspec(ws, ["resume", "r"], { PATH: `${evil}:${process.env.PATH ?? "/usr/bin:/bin"}` });
+    // Before: exit 0, evil.txt: bash sourced the lib.sh the resume's PATH found first.
+    expect(r.code, r.stderr).toBe(3);
+    expect(existsSync(join(ws, "evil.txt"))).toBe(false);
+    expect(voided(ws)).toHaveLength(1);
+    // The same PATH as the approval's: it holds, and the workspace's lib.sh is the one sourced.
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "r"]).code).toBe(0);
+    expect(readFileSync(join(ws, "applied.txt"), "utf8")).toBe("deploying staging\n");
   });
 });
 
