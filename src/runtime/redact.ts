@@ -325,8 +325,8 @@ function beginsAt(text: string, at: number, form: string, n = text.length - at):
  * costs little, while a minimum of 4 would leave 3 characters of an 8-character password.
  */
 class SecretStarts {
-  /** Fixed forms, lower-cased. */
-  private readonly forms: string[] = [];
+  /** Fixed forms, lower-cased, each with its prefix function (Knuth–Morris–Pratt): a text's end is matched in linear time. */
+  private readonly forms: Array<{ form: string; fail: Int32Array }> = [];
   /** Per secret with characters an encoder escapes: each character's alternatives. */
   private readonly escaped: string[][][] = [];
   private readonly longest: number;
@@ -336,7 +336,8 @@ class SecretStarts {
     for (const s of secrets) {
       for (const form of encoded ? encodings(s) : [s]) {
         if (form !== s && form.length < 4) continue;
-        this.forms.push(form.toLowerCase());
+        const lower = form.toLowerCase();
+        this.forms.push({ form: lower, fail: prefixFunction(lower) });
         longest = Math.max(longest, form.length);
       }
       if (encoded && needsEscapedPattern(s)) {
@@ -349,13 +350,35 @@ class SecretStarts {
   }
 
   start(text: string): number {
-    for (let k = Math.max(0, text.length - this.longest + 1); k < text.length; k++) {
-      const rest = text.length - k;
-      if (this.forms.some((f) => f.length > rest && beginsAt(text, k, f))) return k;
+    let end = text.length;
+    // The longest end of the text that begins a fixed form (shorter than the form: a whole one is the scrubber's).
+    for (const { form, fail } of this.forms) {
+      const from = Math.max(0, text.length - form.length + 1);
+      let q = 0;
+      for (let i = from; i < text.length; i++) {
+        const c = text[i]!.toLowerCase();
+        while (q > 0 && form[q] !== c) q = fail[q - 1]!;
+        if (form[q] === c) q++;
+        if (q === form.length) q = fail[q - 1]!;
+      }
+      if (q > 0) end = Math.min(end, text.length - q);
+    }
+    for (let k = Math.max(0, text.length - this.longest + 1); k < end; k++) {
       if (this.escaped.some((alts) => escapedBegins(text, k, alts, 0))) return k;
     }
-    return text.length;
+    return end;
   }
+}
+
+/** The prefix function of `p`: for each i, the length of the longest proper prefix of p[0..i] that is also its suffix. */
+function prefixFunction(p: string): Int32Array {
+  const fail = new Int32Array(p.length);
+  for (let i = 1, k = 0; i < p.length; i++) {
+    while (k > 0 && p[i] !== p[k]) k = fail[k - 1]!;
+    if (p[i] === p[k]) k++;
+    fail[i] = k;
+  }
+  return fail;
 }
 
 /** Whether `text` from `at` on is a proper beginning of a match of a secret's escaped pattern, from its character `i` on. */

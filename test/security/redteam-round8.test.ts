@@ -320,6 +320,11 @@ describe("red team 8: cutClean, in the forms the scrubber searches", () => {
     }
   });
 
+  it("finds the longest trailing beginning inside a repetition (aXaXaXa ends with aXaXa of aXaXaY…)", async () => {
+    const got = await withSessionSecrets(new Scrubber(["aXaXaY-77"], { salt: null }), async () => cutClean("zzaXaXaXa|rest", 9, true));
+    expect(got).toBe("zzaX");
+  });
+
   it("keeps text that does not begin the secret, cut exactly, and never half a surrogate pair", async () => {
     // "." begins no base64, hex or URL-encoded form, and not the secret.
     expect(await cut("report: plain text.|rest", 19)).toBe("report: plain text.");
