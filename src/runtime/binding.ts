@@ -7,8 +7,8 @@
  * `--input`) is void: the run asks again.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
 import { evaluateValue, type EvalEnv } from "../compiler/expr/index.js";
@@ -133,7 +133,8 @@ const PROGRAM_DIGEST_MAX = 4 << 20;
  * PROGRAM_DIGEST_MAX). Every word, not only the first: a command position is not known
  * without a shell's reading (`sh -c 'kubectl …'`, `env kubectl`, `timeout 5 kubectl`,
  * `xargs kubectl`), and a word no program is named by binds nothing (a PATH that makes it
- * one differs). A program inside the workspace counts too (`PATH=./bin:…`): `namedFiles`
+ * one differs). The interpreter a found script's `#!` line names counts too (`#!/usr/bin/env
+ * bash` through PATH). A program inside the workspace counts too (`PATH=./bin:…`): `namedFiles`
  * binds only the words it names from the start directory.
  */
 export function namedPrograms(args: unknown, workspace: string, path: string | undefined, sourced: readonly string[] = []): Record<string, string> {
@@ -154,27 +155,55 @@ export function namedPrograms(args: unknown, workspace: string, path: string | u
   // The PATH the program gets: its own `env.PATH`, else the session's (an empty entry is the start directory, as for the shell).
   const own = a.env !== null && typeof a.env === "object" ? (a.env as Record<string, unknown>).PATH : undefined;
   const dirs = (typeof own === "string" ? own : (path ?? "")).split(":").map((d) => resolve(cwd, d));
+  const onPath = (name: string, executable = true) => dirs.reduce<[string, string] | undefined>((hit, d) => hit ?? program(resolve(d, name), executable), undefined);
+  const reals: string[] = [];
   for (const w of words.slice(0, NAMED_MAX)) {
     if (w.startsWith("-") || Object.hasOwn(out, w)) continue;
-    const found = w.includes("/") ? program(resolve(cwd, w)) : dirs.reduce<string | undefined>((hit, d) => hit ?? program(resolve(d, w)), undefined);
-    if (found !== undefined) out[w] = found;
+    const found = w.includes("/") ? program(resolve(cwd, w)) : onPath(w);
+    if (found === undefined) continue;
+    out[w] = found[1];
+    reals.push(found[0]);
+  }
+  // The interpreter a found script's `#!` line names (`#!/usr/bin/env bash` looks bash up through PATH), one level.
+  for (const real of reals) {
+    const line = firstLine(real);
+    const m = line === undefined ? null : /^#!\s*(\S+)(.*)$/.exec(line);
+    if (!m) continue;
+    const name = basename(m[1]!) === "env" ? m[2]!.trim().split(/\s+/).find((x) => x !== "" && !x.startsWith("-") && !x.includes("=")) : undefined;
+    const found = name !== undefined ? onPath(name) : program(m[1]!);
+    if (found !== undefined) out[`#! ${name ?? m[1]}`] = found[1];
   }
   // Files a named script sources by a bare name (`. lib.sh`): the shell reads the first one on PATH, executable or not.
   for (const w of sourced.slice(0, NAMED_MAX)) {
-    const found = dirs.reduce<string | undefined>((hit, d) => hit ?? program(resolve(d, w), false), undefined);
-    if (found !== undefined) out[`source ${w}`] = found;
+    const found = onPath(w, false);
+    if (found !== undefined) out[`source ${w}`] = found[1];
   }
   return out;
 }
 
-/** The binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
-function program(file: string, executable = true): string | undefined {
+/** The first line of `file` (its first 256 bytes), or undefined. */
+function firstLine(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(256);
+    const n = readSync(fd, buf, 0, 256, 0);
+    return buf.subarray(0, n).toString("latin1").split("\n")[0];
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The real path and binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
+function program(file: string, executable = true): [real: string, binding: string] | undefined {
   try {
     // Most words name nothing on most PATH entries: no exception for those (256 words × 12 entries took 160 ms with one each).
     const st = statSync(file, { throwIfNoEntry: false });
     if (st === undefined || !st.isFile() || (executable && (st.mode & 0o111) === 0)) return undefined;
     const real = realpathSync(file);
-    return `${real} ${st.size > PROGRAM_DIGEST_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex")}`;
+    return [real, `${real} ${st.size > PROGRAM_DIGEST_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex")}`];
   } catch {
     return undefined;
   }

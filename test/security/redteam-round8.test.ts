@@ -194,6 +194,26 @@ describe("red team 8: a file sourced by a bare name is looked up through PATH", 
   });
 });
 
+describe("red team 8: the interpreter a script's #! line names", () => {
+  it("`#!/usr/bin/env bash` finding another bash on the resume's PATH voids the approval of `./deploy.sh`", () => {
+    const ws = scratch();
+    const evil = scratch();
+    put(ws, "p.plan.yaml", PLAN_SOURCE.replace('command: "bash ./deploy.sh"', 'command: "./deploy.sh"'));
+    put(ws, "deploy.sh", "#!/usr/bin/env bash\necho ok > applied.txt\n");
+    chmodSync(join(ws, "deploy.sh"), 0o755);
+    program(evil, "bash", "echo evil > evil.txt");
+    expect(planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"]).code).toBe(3);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    const r = planspec(ws, ["resume", "r"], { PATH: `${evil}:${process.env.PATH ?? "/usr/bin:/bin"}` });
+    // Before: exit 0, evil.txt: env found the resume's bash first.
+    expect(r.code, r.stderr).toBe(3);
+    expect(existsSync(join(ws, "evil.txt"))).toBe(false);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"]).code).toBe(0);
+    expect(planspec(ws, ["resume", "r"]).code).toBe(0);
+    expect(readFileSync(join(ws, "applied.txt"), "utf8")).toBe("ok\n");
+  });
+});
+
 describe("red team 8: a secret cut in two by a truncation", () => {
   const MAX = 1 << 20;
   const SECRET = "Zq7-hunter2-Vx9-platypus-41";
