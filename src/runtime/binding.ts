@@ -101,9 +101,12 @@ export function namedFiles(args: unknown, workspace: string, sourcedNames?: stri
           const bytes = readFileSync(real);
           // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
           out[rel] = createHash("sha256").update(bytes).digest("hex");
-          if (deeper && st.size <= SOURCING_MAX && sourced.length < NAMED_MAX) for (const m of bytes.toString("utf8").matchAll(SOURCES)) sourced.push(m[2]!);
-          // A name without a slash is looked up through PATH first (sh, bash): `namedPrograms` binds what it finds there.
-          if (deeper && sourcedNames) for (const m of bytes.toString("utf8").matchAll(SOURCES)) if (!m[2]!.includes("/")) sourcedNames.push(m[2]!);
+          if (!deeper || st.size > SOURCING_MAX || sourced.length >= NAMED_MAX) continue;
+          for (const m of bytes.toString("utf8").matchAll(SOURCES)) {
+            sourced.push(m[2]!);
+            // A name without a slash is looked up through PATH first (sh, bash): `namedPrograms` binds what it finds there.
+            if (!m[2]!.includes("/")) sourcedNames?.push(m[2]!);
+          }
         } catch {
           // Not a file of the workspace.
         }
