@@ -9,6 +9,7 @@
  */
 import { sha256Hex } from "./atomic.js";
 import { IntegrityError, type ArtifactRef } from "./store.js";
+import { cutClean } from "./redact.js";
 
 /** Outputs up to this many bytes of JSON live in the state. */
 export const IN_STATE_MAX = 64;
@@ -32,7 +33,7 @@ export function inStateValue(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    const shown = text.length > 40 ? `${cutClean(text, 40)}…` : text;
     throw new IntegrityError(`output inline:${shown} in the state of ${where} is not JSON: the state was edited outside planspec; restore it, or start a new run`);
   }
 }

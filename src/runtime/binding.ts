@@ -7,8 +7,8 @@
  * `--input`) is void: the run asks again.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
 import { evaluateValue, type EvalEnv } from "../compiler/expr/index.js";
@@ -60,11 +60,12 @@ const NAMED_FILE_MAX = 16 << 20;
 /**
  * Files of the workspace a step's evaluated arguments name (`sh ./deploy.sh`, `args:
  * [migrate.sql]`, `path: payload.json`), each by its content: what the call runs, applies or
- * sends is in them, not in its arguments. A word counts when it is a regular file inside
+ * sends is in them, not in its arguments; and the files such a file sources (`. ./lib.sh`), one level
+ * down, resolved as its words are. A word counts when it is a regular file inside
  * the workspace (by its real path); others are left out (a file made later is not named by
  * an approval given before it existed, and is not what was approved: the binding then differs).
  */
-export function namedFiles(args: unknown, workspace: string): Record<string, string> {
+export function namedFiles(args: unknown, workspace: string, sourcedNames?: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   let root: string;
   try {
@@ -82,22 +83,133 @@ export function namedFiles(args: unknown, workspace: string): Record<string, str
   // A program's words are relative to its start directory (`exec`'s `cwd`), else to the workspace.
   const cwd = args !== null && typeof args === "object" && typeof (args as { cwd?: unknown }).cwd === "string" ? resolve(root, (args as { cwd: string }).cwd) : root;
   const bases = cwd === root ? [root] : [cwd, root];
-  for (const w of words.slice(0, NAMED_MAX)) {
-    for (const base of bases) {
-      try {
-        const real = realpathSync(resolve(base, w));
-        const rel = relative(root, real);
-        if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || Object.hasOwn(out, rel)) continue;
-        const st = statSync(real);
-        if (!st.isFile()) continue;
-        // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
-        out[rel] = st.size > NAMED_FILE_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex");
-      } catch {
-        // Not a file of the workspace.
+  // The files a named script sources (`. ./lib.sh`, `source lib.sh`), one level down: what it runs is in them too.
+  const sourced: string[] = [];
+  for (const [list, deeper] of [[words.slice(0, NAMED_MAX), true], [sourced, false]] as const) {
+    for (const w of list) {
+      for (const base of bases) {
+        try {
+          const real = realpathSync(resolve(base, w));
+          const rel = relative(root, real);
+          if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || Object.hasOwn(out, rel)) continue;
+          const st = statSync(real);
+          if (!st.isFile()) continue;
+          if (st.size > NAMED_FILE_MAX) {
+            out[rel] = `size ${st.size} mtime ${st.mtimeMs}`;
+            continue;
+          }
+          const bytes = readFileSync(real);
+          // Bytes, not text: a binary's changed bytes could decode to the same replacement characters.
+          out[rel] = createHash("sha256").update(bytes).digest("hex");
+          if (!deeper || st.size > SOURCING_MAX || sourced.length >= NAMED_MAX) continue;
+          for (const m of bytes.toString("utf8").matchAll(SOURCES)) {
+            sourced.push(m[2]!);
+            // A name without a slash is looked up through PATH first (sh, bash): `namedPrograms` binds what it finds there.
+            if (!m[2]!.includes("/")) sourcedNames?.push(m[2]!);
+          }
+        } catch {
+          // Not a file of the workspace.
+        }
       }
     }
   }
   return out;
+}
+
+/** The largest named file read for the files it sources. */
+const SOURCING_MAX = 1 << 20;
+
+/**
+ * A shell's `.` or `source` of a file named as it is (quoted or not), where a command starts: a line's start, after
+ * `;`, `&`, `|`, `(`, `{`, `then`, `do`, `else`. A name built from variables (`. "$DIR/lib.sh"`) is not read.
+ */
+const SOURCES = /(?:^|[;&|({]|\b(?:then|do|else))[ \t]*(?:\.|source)[ \t]+(["']?)([^\s"'`$;&|()<>]+)\1(?=[\s;&|)]|$)/gm;
+
+/** Programs up to this size are bound by their content; a larger one (kubectl, 50 MB) by size and modification time. */
+const PROGRAM_DIGEST_MAX = 4 << 20;
+
+/**
+ * The programs a step's command runs: each word of its `command` and
+ * `args` that names an executable file, a bare word through the PATH the program gets
+ * (`env.PATH` of its arguments, else `path`, the session's), a word with a slash from its
+ * start directory; each by its real path and content (by size and modification time past
+ * PROGRAM_DIGEST_MAX). Every word, not only the first: a command position is not known
+ * without a shell's reading (`sh -c 'kubectl …'`, `env kubectl`, `timeout 5 kubectl`,
+ * `xargs kubectl`), and a word no program is named by binds nothing (a PATH that makes it
+ * one differs). The interpreter a found script's `#!` line names counts too (`#!/usr/bin/env
+ * bash` through PATH). A program inside the workspace counts too (`PATH=./bin:…`): `namedFiles`
+ * binds only the words it names from the start directory.
+ */
+export function namedPrograms(args: unknown, workspace: string, path: string | undefined, sourced: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (args === null || typeof args !== "object") return out;
+  const a = args as { command?: unknown; args?: unknown; cwd?: unknown; env?: unknown };
+  const words: string[] = [];
+  if (typeof a.command === "string") pushWords(words, a.command);
+  if (Array.isArray(a.args)) for (const x of a.args.slice(0, NAMED_MAX)) if (typeof x === "string") pushWords(words, x);
+  if (words.length === 0 && sourced.length === 0) return out;
+  let root: string;
+  try {
+    root = realpathSync(workspace);
+  } catch {
+    return out;
+  }
+  const cwd = typeof a.cwd === "string" ? resolve(root, a.cwd) : root;
+  // The PATH the program gets: its own `env.PATH`, else the session's (an empty entry is the start directory, as for the shell).
+  const own = a.env !== null && typeof a.env === "object" ? (a.env as Record<string, unknown>).PATH : undefined;
+  const dirs = (typeof own === "string" ? own : (path ?? "")).split(":").map((d) => resolve(cwd, d));
+  const onPath = (name: string, executable = true) => dirs.reduce<[string, string] | undefined>((hit, d) => hit ?? program(resolve(d, name), executable), undefined);
+  const reals: string[] = [];
+  for (const w of words.slice(0, NAMED_MAX)) {
+    if (w.startsWith("-") || Object.hasOwn(out, w)) continue;
+    const found = w.includes("/") ? program(resolve(cwd, w)) : onPath(w);
+    if (found === undefined) continue;
+    out[w] = found[1];
+    reals.push(found[0]);
+  }
+  // The interpreter a found script's `#!` line names (`#!/usr/bin/env bash` looks bash up through PATH), one level.
+  for (const real of reals) {
+    const line = firstLine(real);
+    const m = line === undefined ? null : /^#!\s*(\S+)(.*)$/.exec(line);
+    if (!m) continue;
+    const name = basename(m[1]!) === "env" ? m[2]!.trim().split(/\s+/).find((x) => x !== "" && !x.startsWith("-") && !x.includes("=")) : undefined;
+    const found = name !== undefined ? onPath(name) : program(m[1]!);
+    if (found !== undefined) out[`#! ${name ?? m[1]}`] = found[1];
+  }
+  // Files a named script sources by a bare name (`. lib.sh`): the shell reads the first one on PATH, executable or not.
+  for (const w of sourced.slice(0, NAMED_MAX)) {
+    const found = onPath(w, false);
+    if (found !== undefined) out[`source ${w}`] = found[1];
+  }
+  return out;
+}
+
+/** The first line of `file` (its first 256 bytes), or undefined. */
+function firstLine(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(256);
+    const n = readSync(fd, buf, 0, 256, 0);
+    return buf.subarray(0, n).toString("latin1").split("\n")[0];
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The real path and binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
+function program(file: string, executable = true): [real: string, binding: string] | undefined {
+  try {
+    // Most words name nothing on most PATH entries: no exception for those (256 words × 12 entries took 160 ms with one each).
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st === undefined || !st.isFile() || (executable && (st.mode & 0o111) === 0)) return undefined;
+    const real = realpathSync(file);
+    return [real, `${real} ${st.size > PROGRAM_DIGEST_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex")}`];
+  } catch {
+    return undefined;
+  }
 }
 
 /** The words of a command line or value that could name a file: split at spaces, quotes, `=` and shell operators. */
@@ -107,18 +219,34 @@ function pushWords(words: string[], text: string): void {
 
 /**
  * The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code`
- * digest (code.ts); with `workspace`, also the content of the workspace files its arguments name (`namedFiles`).
+ * digest (code.ts); with `workspace`, also the content of the workspace files its arguments name (`namedFiles`) and
+ * of the programs outside it their command's words resolve to through `path`, the PATH its programs get (`namedPrograms`).
  */
-export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string, workspace?: string): string {
+export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string, workspace?: string, path?: string): string {
   const { span: _span, ...definition } = node;
   const read = inputsRead(node);
   const inputs = Object.fromEntries(Object.entries(state.inputs).filter(([k]) => read === undefined || read.has(k)));
   const upstream = Object.fromEntries(node.consumes.map((id) => [id, state.nodes[id]?.outputHash ?? null]));
   const args = node.with ? attempt(() => evaluateValue(node.with as Value, env)) : null;
   const key = attempt(() => evaluateKey(node, env) ?? null);
-  const files = workspace === undefined ? {} : namedFiles(args, workspace);
-  // Only when some file is named: a binding without files stays what older planspecs recorded.
-  return sha256(canonicalJson({ definition, tool: node.tool ?? null, args, key, inputs, upstream, context: callContext(plan, node), code: code ?? null, ...(Object.keys(files).length > 0 ? { files } : {}) }));
+  const sourced: string[] = [];
+  const files = workspace === undefined ? {} : namedFiles(args, workspace, sourced);
+  const programs = workspace === undefined ? {} : namedPrograms(args, workspace, path, sourced);
+  // Only when some file or program is named: a binding without them stays what older planspecs recorded.
+  return sha256(
+    canonicalJson({
+      definition,
+      tool: node.tool ?? null,
+      args,
+      key,
+      inputs,
+      upstream,
+      context: callContext(plan, node),
+      code: code ?? null,
+      ...(Object.keys(files).length > 0 ? { files } : {}),
+      ...(Object.keys(programs).length > 0 ? { programs } : {}),
+    }),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { hostname, userInfo } from "node:os";
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
+import { programEnv } from "./secrets.js";
 import { loadRun, openRun, readRunConfig } from "./load.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
@@ -85,7 +86,8 @@ export async function decide(
       if (decision === "approved") {
         const { workspace } = await readRunConfig(store);
         unseen = !existsSync(workspace);
-        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace);
+        // And to the programs the command's words resolve to through the PATH a session started here would give them.
+        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace, programEnv(plan, process.env).PATH);
       }
       st.decision = record;
       delete st.awaiting;

@@ -1,5 +1,6 @@
 /** Run inputs: `--input k=v` strings checked and converted against the plan's declared inputs. */
 import type { InputSpec, PlanIR } from "../ir.js";
+import { cutClean } from "./redact.js";
 
 /** A user error in the inputs of a run. */
 export class InputError extends Error {
@@ -15,7 +16,7 @@ export const MAX_INPUT_DEPTH = 100;
 /** How a given value is quoted in an error: never a secret, never a page of text. */
 function got(spec: InputSpec, raw: string): string {
   if (spec.secret) return "got something else (the value is secret and not shown)";
-  return `got "${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}"`;
+  return `got "${raw.length > 40 ? `${cutClean(raw, 40)}…` : raw}"`;
 }
 
 /** The nesting depth of a parsed JSON value, without recursion (a hostile value can be 100,000 deep). */

@@ -196,10 +196,13 @@ export class Scrubber {
   private readonly escaped: Array<{ secret: string; whole: RegExp }>;
   /** The run's salt for those fingerprints. */
   readonly salt: SecretSalt;
+  /** Whether encoded forms are searched (false: the secrets as they are). */
+  private readonly encodes: boolean;
 
   /** `opts.salt`: the run's (see fingerprint.ts); a scrubber outside a run gets a salt of its own. */
   constructor(secrets: Iterable<string>, opts: { encodings?: boolean; salt?: SecretSalt } = {}) {
     this.salt = opts.salt === undefined ? newSecretSalt() : opts.salt;
+    this.encodes = opts.encodings !== false;
     const set = new Set<string>();
     const escaped = new Map<string, RegExp>();
     for (const s of secrets) {
@@ -222,6 +225,15 @@ export class Scrubber {
 
   get empty(): boolean {
     return this.pattern === undefined;
+  }
+
+  /** Built on the first cut (`cutClean`), never for a scrubber that cuts nothing (those of tool-call events). */
+  private starts: SecretStarts | undefined;
+
+  /** Where a trailing piece of `text` that could begin one of its secrets (in a form it searches) starts; `text.length` when none. */
+  secretStart(text: string): number {
+    this.starts ??= new SecretStarts(new Set([...this.secretOf.values(), ...this.escaped.map((e) => e.secret)]), this.encodes);
+    return this.starts.start(text);
   }
 
   /** `text` with every secret (in any of its forms, in any case) replaced by `[redacted]`. */
@@ -277,4 +289,139 @@ export class Scrubber {
     }
     return value;
   }
+}
+
+/** The alternatives `escapedPattern` allows for each character of `secret`, lower-cased (fixed strings; `&#0…` padding aside). */
+function escapedAlternatives(secret: string): string[][] {
+  const out: string[][] = [];
+  for (const ch of secret) {
+    if (/^[A-Za-z0-9]$/.test(ch)) {
+      out.push([ch.toLowerCase()]);
+      continue;
+    }
+    const cp = ch.codePointAt(0)!;
+    const alts = [ch, [...Buffer.from(ch, "utf8")].map((b) => `%${hex(b, 2)}`).join(""), `\\${JSON_SHORT[ch] ?? ch}`, [...Array(ch.length).keys()].map((i) => `\\u${hex(ch.charCodeAt(i), 4)}`).join(""), `&#${cp};`, `&#x${cp.toString(16)};`];
+    if (HTML_NAMED[ch]) alts.push(`&${HTML_NAMED[ch]};`);
+    if (ch === " ") alts.push("+");
+    out.push(alts.map((a) => a.toLowerCase()));
+  }
+  return out;
+}
+
+/** Whether `n` characters of `text` from `at` on (all the rest by default) equal `form`'s first (case-insensitively: the scrubber's pattern is). */
+function beginsAt(text: string, at: number, form: string, n = text.length - at): boolean {
+  for (let i = 0; i < n; i++) {
+    const a = text[at + i]!;
+    const b = form[i]!;
+    if (a !== b && a.toLowerCase() !== b) return false;
+  }
+  return true;
+}
+
+/**
+ * The beginnings of a set of secrets, in every form the scrubber searches: where a text
+ * ends with a piece that a secret could continue. Of any length: a cut already loses the
+ * text after it, so dropping a few characters more that merely look like a secret's start
+ * costs little, while a minimum of 4 would leave 3 characters of an 8-character password.
+ */
+class SecretStarts {
+  /** Fixed forms, lower-cased, each with its prefix function (Knuth–Morris–Pratt): a text's end is matched in linear time. */
+  private readonly forms: Array<{ form: string; fail: Int32Array }> = [];
+  /** Per secret with characters an encoder escapes: each character's alternatives. */
+  private readonly escaped: string[][][] = [];
+  private readonly longest: number;
+
+  constructor(secrets: Iterable<string>, encoded: boolean) {
+    let longest = 0;
+    for (const s of secrets) {
+      for (const form of encoded ? encodings(s) : [s]) {
+        if (form !== s && form.length < 4) continue;
+        const lower = form.toLowerCase();
+        this.forms.push({ form: lower, fail: prefixFunction(lower) });
+        longest = Math.max(longest, form.length);
+      }
+      if (encoded && needsEscapedPattern(s)) {
+        const alts = escapedAlternatives(s);
+        this.escaped.push(alts);
+        longest = Math.max(longest, alts.reduce((n, a) => n + Math.max(...a.map((x) => x.length)), 0));
+      }
+    }
+    this.longest = longest;
+  }
+
+  start(text: string): number {
+    let end = text.length;
+    // The longest end of the text that begins a fixed form (shorter than the form: a whole one is the scrubber's).
+    for (const { form, fail } of this.forms) {
+      const from = Math.max(0, text.length - form.length + 1);
+      let q = 0;
+      for (let i = from; i < text.length; i++) {
+        const c = text[i]!.toLowerCase();
+        while (q > 0 && form[q] !== c) q = fail[q - 1]!;
+        if (form[q] === c) q++;
+        if (q === form.length) q = fail[q - 1]!;
+      }
+      if (q > 0) end = Math.min(end, text.length - q);
+    }
+    for (let k = Math.max(0, text.length - this.longest + 1); k < end; k++) {
+      if (this.escaped.some((alts) => escapedBegins(text, k, alts, 0))) return k;
+    }
+    return end;
+  }
+}
+
+/** The prefix function of `p`: for each i, the length of the longest proper prefix of p[0..i] that is also its suffix. */
+function prefixFunction(p: string): Int32Array {
+  const fail = new Int32Array(p.length);
+  for (let i = 1, k = 0; i < p.length; i++) {
+    while (k > 0 && p[i] !== p[k]) k = fail[k - 1]!;
+    if (p[i] === p[k]) k++;
+    fail[i] = k;
+  }
+  return fail;
+}
+
+/** Whether `text` from `at` on is a proper beginning of a match of a secret's escaped pattern, from its character `i` on. */
+function escapedBegins(text: string, at: number, alts: readonly string[][], i: number): boolean {
+  if (at === text.length) return i < alts.length;
+  if (i === alts.length) return false;
+  for (const a of alts[i]!) {
+    if (text.length - at < a.length) {
+      if (beginsAt(text, at, a)) return true;
+    } else if (beginsAt(text, at, a, a.length) && escapedBegins(text, at + a.length, alts, i + 1)) return true;
+  }
+  return false;
+}
+
+/** The scrubbers of the sessions running in this process (`withSessionSecrets`): what `cutClean` keeps clear of. */
+const sessions = new Set<Scrubber>();
+
+/** Runs `body` with `scrub` among the sessions' scrubbers `cutClean` consults. */
+export async function withSessionSecrets<T>(scrub: Scrubber, body: () => Promise<T>): Promise<T> {
+  if (scrub.empty || sessions.has(scrub)) return body();
+  sessions.add(scrub);
+  try {
+    return await body();
+  } finally {
+    sessions.delete(scrub);
+  }
+}
+
+/**
+ * `text` cut to at most `max` characters with no piece of a secret left at its end, for
+ * every place that cuts a value it quotes or keeps (exec's capture, a message quoting a
+ * path or an input): cut exactly (not inside a surrogate pair), then the trailing piece that
+ * could begin a secret is dropped as well. A secret cut in two is a piece the scrubber
+ * cannot recognise later; whole secrets before the cut are the scrubber's. The secrets are
+ * those of the sessions running in this process and the process environment's
+ * secret-looking variables (`secretValues`; a message made before any session, as an input
+ * error, knows only those). `more`: `text` is already the beginning of a longer text.
+ */
+export function cutClean(text: string, max: number, more = false): string {
+  if (text.length <= max && !more) return text;
+  let cut = text.length > max ? text.slice(0, max) : text;
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  let end = new SecretStarts(secretValues(process.env), true).start(cut);
+  for (const s of sessions) end = Math.min(end, s.secretStart(cut));
+  return cut.slice(0, end);
 }

@@ -256,8 +256,9 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const emit = emitter(sink, opts.onEvent);
     emit("run.started", { runId, plan: opts.plan.name, planHash: opts.plan.planHash, workspace: config.workspace, toolModules: modules, code, ...(opts.lintGate === false ? { lintGate: "overridden" } : {}) });
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
-    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programEnv(opts.plan, env), guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace }).run());
+    const programs = programEnv(opts.plan, env);
+    const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programs, guarded);
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace, programPath: programs.PATH }).run());
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -374,8 +375,9 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     await sink.writeState(state, migratedFrom === undefined ? touched : undefined);
     const maxOutputBytes = opts.maxOutputBytes ?? config.maxOutputBytes;
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
-    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programEnv(plan, env), guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, ordered }).run());
+    const programs = programEnv(plan, env);
+    const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programs, guarded);
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, programPath: programs.PATH, ordered }).run());
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

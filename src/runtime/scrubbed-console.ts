@@ -7,13 +7,18 @@
  * itself is not stopped: it holds the process.
  */
 import { format, inspect } from "node:util";
-import type { Scrubber } from "./redact.js";
+import { withSessionSecrets, type Scrubber } from "./redact.js";
 
 const METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
 
-/** Runs `body` with the console's writers scrubbing through `scrub`; a session with no secrets leaves the console alone. */
+/** Runs `body` with the console's writers scrubbing through `scrub`, and `scrub` among the session secrets cuts consult; a session with no secrets leaves the console alone. */
 export async function withScrubbedConsole<T>(scrub: Scrubber, body: () => Promise<T>): Promise<T> {
   if (scrub.empty) return body();
+  // Meanwhile the session's secrets are also what a cut keeps clear of (redact.ts `cutClean`).
+  return withSessionSecrets(scrub, () => scrubbing(scrub, body));
+}
+
+async function scrubbing<T>(scrub: Scrubber, body: () => Promise<T>): Promise<T> {
   const saved = new Map<string, unknown>();
   const mine = new Map<string, unknown>();
   const c = console as unknown as Record<string, (...args: unknown[]) => void>;

@@ -13,6 +13,7 @@ import { ToolListChangedNotificationSchema, type Tool } from "@modelcontextproto
 import type { McpServerSpec } from "../../ir.js";
 import { ENV_REF } from "../../compiler/mcp.js";
 import { pushAll } from "../../util/arrays.js";
+import { cutClean } from "../redact.js";
 
 export type LiveTool = Tool;
 
@@ -102,7 +103,8 @@ function transportFor(name: string, spec: McpServerSpec, baseDir: string, env: N
     pushAll(lines, split.filter((l) => l.trim() !== ""));
     if (lines.length > 5) lines.splice(0, lines.length - 5);
   });
-  return { transport, tail: () => [...lines, ...(partial.trim() !== "" ? [partial] : [])].slice(-5).join(" | ") };
+  // A line not ended yet (the server died or the call failed mid-line) may end inside a secret: that piece is left out.
+  return { transport, tail: () => [...lines, ...(partial.trim() !== "" ? [cutClean(partial, partial.length, true)] : [])].slice(-5).join(" | ") };
 }
 
 async function listAll(client: Client): Promise<LiveTool[]> {

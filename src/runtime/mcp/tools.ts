@@ -10,6 +10,7 @@ import { riskFromAnnotations } from "../../annotations.js";
 import { PermanentStepError } from "../step.js";
 import { ToolError, type ToolImpl } from "../tools/types.js";
 import { currentTools, McpPool, NO_SDK_TIMEOUT, type LiveTool } from "./pool.js";
+import { cutClean } from "../redact.js";
 
 /** The live tool differs from the reviewed catalogue: never called, never retried. */
 export class McpDriftError extends PermanentStepError {
@@ -42,7 +43,7 @@ export function splitMcpName(plan: PlanIR, name: string): { server: string; tool
 
 function show(v: unknown): string {
   const s = v === undefined ? "nothing" : JSON.stringify(v);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return s.length > 80 ? `${cutClean(s, 77)}...` : s;
 }
 
 /** The first place two JSON values differ, as `path: catalogue X, server Y`; undefined when equal. */

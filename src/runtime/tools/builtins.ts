@@ -12,6 +12,7 @@ import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { type Confinement, confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
 import { fillTemplate } from "../../util/template.js";
 import { programEnv } from "../secrets.js";
+import { cutClean } from "../redact.js";
 
 const MAX_CAPTURE = 1 << 20;
 
@@ -93,22 +94,32 @@ const exec: ToolImpl = {
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
       child.on("exit", () => signal.removeEventListener("abort", onAbort));
-      let stdout = "";
-      let stderr = "";
       // Decoded across chunks: a character cut between two (one of a secret's) is not two U+FFFDs the scrubber cannot match.
       child.stdout.setEncoding("utf8");
       child.stderr.setEncoding("utf8");
-      child.stdout.on("data", (d: string) => {
-        if (stdout.length < MAX_CAPTURE) stdout += d;
-      });
-      child.stderr.on("data", (d: string) => {
-        if (stderr.length < MAX_CAPTURE) stderr += d;
-      });
+      const stdout = capture(child.stdout);
+      const stderr = capture(child.stderr);
       child.on("error", (err) => reject(signal.aborted ? signal.reason : new ToolError(`exec: ${err.message}`)));
-      child.on("close", (code, sig) => resolve({ exitCode: code ?? (sig ? 128 : 1), stdout, stderr }));
+      child.on("close", (code, sig) => resolve({ exitCode: code ?? (sig ? 128 : 1), stdout: stdout(), stderr: stderr() }));
     });
   },
 };
+
+/**
+ * A program's output, kept up to MAX_CAPTURE characters: cut there exactly, not after the
+ * pipe chunk that crosses it, and without a trailing piece of a secret (`cutClean`): a
+ * secret across the cut would otherwise leave its first characters, which the scrubber
+ * cannot recognise as a secret's.
+ */
+function capture(stream: NodeJS.ReadableStream): () => string {
+  let text = "";
+  let more = false;
+  stream.on("data", (d: string) => {
+    if (text.length <= MAX_CAPTURE) text += d;
+    else more = true;
+  });
+  return () => (more || text.length > MAX_CAPTURE ? cutClean(text, MAX_CAPTURE, true) : text);
+}
 
 /**
  * Kills `pid` and the processes below it. Each is stopped before its children are read

@@ -16,6 +16,7 @@ import type { Dirent } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { formatSize } from "../limits.js";
 import { ToolError } from "./types.js";
+import { cutClean } from "../redact.js";
 
 /** Thrown when a path leaves the workspace; the gateway records it as a violation. */
 export class PathEscapeError extends Error {
@@ -93,7 +94,7 @@ function lexical(root: string, p: unknown): string {
   const abs = resolve(root, p);
   if (!inside(root, abs)) throw new PathEscapeError(p);
   // Longer than PATH_MAX: the opened path could not be verified (readlink fails), so nothing is done on it.
-  if (Buffer.byteLength(abs) >= PATH_MAX) throw new ToolError(`path "${p.slice(0, 60)}…" is longer than ${PATH_MAX} bytes`);
+  if (Buffer.byteLength(abs) >= PATH_MAX) throw new ToolError(`path "${cutClean(p, 60)}…" is longer than ${PATH_MAX} bytes`);
   return abs;
 }
 
