@@ -80,3 +80,29 @@ export function snapshot(dir: string): Record<string, string> {
 
 /** A stack trace line in output: user-facing errors must never show one. */
 export const STACK = /^\s+at .+:\d+:\d+\)?$/m;
+
+/**
+ * A plan that reads deploy.sh for a reviewer, then runs `command` behind an approval: what
+ * the red teams rewrite, re-point or shadow between the approval and the resume.
+ */
+export const reviewedDeployPlan = (command: string): string => `planspec: 1
+name: deploy
+goal: deploy the reviewed release
+tools: { fs.read: { risk: read }, exec: { risk: external } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_script:
+    kind: read
+    goal: read the deploy script for the reviewer
+    tool: fs.read
+    with: { path: deploy.sh }
+    output: script
+  deploy:
+    kind: external
+    needs: [read_script]
+    goal: run the deploy script that was read and reviewed
+    tool: exec
+    with: { command: "${command}", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
+    idempotency_key: "deploy:\${{ run.id }}"
+    approval: { required: true, approvers: [release-manager], timeout: 24h }
+`;

@@ -43,7 +43,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readOutput } from "../runtime/helpers.js";
 import { killHard, startPlanspec, waitFor } from "../cli/run-helpers.js";
-import { events, filesUnder, json, planspec, planspecAsync, put, scratch } from "./helpers.js";
+import { events, filesUnder, json, planspec, planspecAsync, put, reviewedDeployPlan, scratch } from "./helpers.js";
 
 /** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
 function everything(ws: string, runDir: string, outputs: string[]): string {
@@ -283,27 +283,7 @@ steps:
 });
 
 describe("red team 7: an approval is bound to the workspace files the step's arguments name", () => {
-  const PLAN = `planspec: 1
-name: deploy
-goal: deploy the reviewed release
-tools: { fs.read: { risk: read }, exec: { risk: external } }
-limits: { max_tool_calls: 5 }
-steps:
-  read_script:
-    kind: read
-    goal: read the deploy script for the reviewer
-    tool: fs.read
-    with: { path: deploy.sh }
-    output: script
-  deploy:
-    kind: external
-    needs: [read_script]
-    goal: run the deploy script that was read and reviewed
-    tool: exec
-    with: { command: "sh ./deploy.sh", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
-    idempotency_key: "deploy:\${{ run.id }}"
-    approval: { required: true, approvers: [release-manager], timeout: 24h }
-`;
+  const PLAN = reviewedDeployPlan("sh ./deploy.sh");
 
   function paused(): string {
     const ws = scratch();

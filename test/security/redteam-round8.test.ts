@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { events, filesUnder, planspec, put, scratch } from "./helpers.js";
+import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
 import { cutClean, Scrubber, withSessionSecrets } from "../../src/runtime/redact.js";
 
 /** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
@@ -30,27 +30,7 @@ function program(dir: string, name: string, body: string): string {
   return file;
 }
 
-const PLAN_SOURCE = `planspec: 1
-name: deploy
-goal: deploy the reviewed release
-tools: { fs.read: { risk: read }, exec: { risk: external } }
-limits: { max_tool_calls: 5 }
-steps:
-  read_script:
-    kind: read
-    goal: read the deploy script for the reviewer
-    tool: fs.read
-    with: { path: deploy.sh }
-    output: script
-  deploy:
-    kind: external
-    needs: [read_script]
-    goal: run the deploy script that was read and reviewed
-    tool: exec
-    with: { command: "bash ./deploy.sh", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
-    idempotency_key: "deploy:\${{ run.id }}"
-    approval: { required: true, approvers: [release-manager], timeout: 24h }
-`;
+const PLAN_SOURCE = reviewedDeployPlan("bash ./deploy.sh");
 
 const voided = (ws: string) => events(join(ws, "r")).filter((e) => e.type === "approval.voided");
 
