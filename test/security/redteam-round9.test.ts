@@ -10,7 +10,10 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
-import { boundVariables } from "../../src/runtime/binding.js";
+import { actionBinding, boundVariables } from "../../src/runtime/binding.js";
+import type { EvalEnv } from "../../src/compiler/expr/index.js";
+import type { RunState } from "../../src/runtime/store.js";
+import { plan as compile } from "../runtime/helpers.js";
 
 /** An executable shell script `dir/name`. */
 function program(dir: string, name: string, body: string): string {
@@ -103,5 +106,22 @@ describe("red team 9: an approval is bound to the variables that change what its
     });
     // The step's own `env` is what the program gets over the session's.
     expect(boundVariables({ BASH_ENV: "/x" }, { BASH_ENV: "/z", FOO: "1" })).toEqual({ BASH_ENV: "/z" });
+  });
+
+  it("a binding where no bound variable is set is the one computed without them (what older planspecs recorded)", () => {
+    const ws = scratch();
+    put(ws, "deploy.sh", "echo deployed\n");
+    const p = compile(reviewedDeployPlan("bash ./deploy.sh"));
+    const node = p.nodes.find((n) => n.id === "deploy")!;
+    const state = { inputs: {}, nodes: {} } as unknown as RunState;
+    const path = process.env.PATH ?? "/usr/bin:/bin";
+    const bind = (env: Record<string, string>) => actionBinding(p, node, {} as EvalEnv, state, "code", ws, { env, salt: "00112233445566778899aabbccddeeff" });
+    const plain = bind({ PATH: path });
+    // Variables off the list change nothing; the same binding as round 8's, which had no environment.
+    expect(bind({ PATH: path, HOME: "/home/x", LANG: "C.UTF-8", TERM: "dumb" })).toBe(plain);
+    expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(plain);
+    expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(bind({ PATH: path, BASH_ENV: "/tmp/rc2" }));
+    // Another salt, another fingerprint of the same values (a run's binding says nothing of another run's).
+    expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(actionBinding(p, node, {} as EvalEnv, state, "code", ws, { env: { PATH: path, BASH_ENV: "/tmp/rc" }, salt: "ffeeddccbbaa99887766554433221100" }));
   });
 });
