@@ -184,6 +184,18 @@ export function namedPrograms(args: unknown, workspace: string, path: string | u
   return out;
 }
 
+/** The shell Node starts `exec`'s command line with (`spawn(…, { shell: true })`: `/bin/sh` by its path), when it has no `args`. */
+export const EXEC_SHELL = "/bin/sh";
+
+/** `exec`'s shell as a bound program (`"shell /bin/sh": "<real path> <sha256>"`) when the step's command line goes through it; else nothing. */
+export function execShell(node: Pick<IRNode, "tool">, args: unknown): Record<string, string> {
+  if (node.tool !== "exec" || args === null || typeof args !== "object") return {};
+  const a = args as { command?: unknown; args?: unknown };
+  if (typeof a.command !== "string" || Array.isArray(a.args)) return {};
+  const found = program(EXEC_SHELL);
+  return found === undefined ? {} : { [`shell ${EXEC_SHELL}`]: found[1] };
+}
+
 /** The first line of `file` (its first 256 bytes), or undefined. */
 function firstLine(file: string): string | undefined {
   let fd: number | undefined;
@@ -281,7 +293,7 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
   const key = attempt(() => evaluateKey(node, env) ?? null);
   const sourced: string[] = [];
   const files = workspace === undefined ? {} : namedFiles(args, workspace, sourced);
-  const named = workspace === undefined ? {} : namedPrograms(args, workspace, path, sourced);
+  const named = workspace === undefined ? {} : { ...namedPrograms(args, workspace, path, sourced), ...execShell(node, args) };
   const vars = programs === undefined ? {} : boundVariables(programs.env, args !== null && typeof args === "object" ? (args as { env?: unknown }).env : undefined);
   // Only when some file, program or bound variable is there: a binding without them stays what older planspecs recorded.
   return sha256(

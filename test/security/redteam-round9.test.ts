@@ -6,11 +6,12 @@
  * (`BASH_FUNC_kubectl%%`) replaced the `kubectl` the approved script calls. Real CLI, real
  * bash and node, the evil files in directories outside the workspace.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
-import { actionBinding, boundVariables } from "../../src/runtime/binding.js";
+import { actionBinding, boundVariables, execShell } from "../../src/runtime/binding.js";
 import type { EvalEnv } from "../../src/compiler/expr/index.js";
 import type { RunState } from "../../src/runtime/store.js";
 import { plan as compile } from "../runtime/helpers.js";
@@ -123,5 +124,17 @@ describe("red team 9: an approval is bound to the variables that change what its
     expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(bind({ PATH: path, BASH_ENV: "/tmp/rc2" }));
     // Another salt, another fingerprint of the same values (a run's binding says nothing of another run's).
     expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(actionBinding(p, node, {} as EvalEnv, state, "code", ws, { env: { PATH: path, BASH_ENV: "/tmp/rc" }, salt: "ffeeddccbbaa99887766554433221100" }));
+  });
+
+  it("exec's shell (/bin/sh, which starts a command line without args) is bound by its real path and content", () => {
+    const exec = { tool: "exec" };
+    const [entry] = Object.entries(execShell(exec, { command: "kubectl apply -f app.yaml" }));
+    expect(entry?.[0]).toBe("shell /bin/sh");
+    const [real, digest] = entry![1].split(" ");
+    expect(real).toBe(realpathSync("/bin/sh"));
+    expect(digest).toBe(createHash("sha256").update(readFileSync(real!)).digest("hex"));
+    // With `args` no shell is started; another tool's `command` is not exec's.
+    expect(execShell(exec, { command: "bash", args: ["./deploy.sh"] })).toEqual({});
+    expect(execShell({ tool: "fs.read" }, { command: "x" })).toEqual({});
   });
 });
