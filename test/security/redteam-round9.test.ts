@@ -75,6 +75,14 @@ describe("red team 9: an approval is bound to the variables that change what its
     expectVoided(ws, env, { ...env, "BASH_FUNC_kubectl%%": "() {  echo evil > evil.txt; }" });
   });
 
+  it("PYTHONPATH with a sitecustomize.py set at resume for an approved `python3 ./deploy.py` voids it", () => {
+    const { ws, evil, env } = paused("python3 ./deploy.py");
+    put(ws, "deploy.py", 'open("deployed.txt", "w").write("deployed\\n")\n');
+    // Python imports `sitecustomize` from its path at start, before the approved script.
+    writeFileSync(join(evil, "sitecustomize.py"), 'open("evil.txt", "w").write("evil\\n")\n');
+    expectVoided(ws, env, { ...env, PYTHONPATH: evil });
+  });
+
   it("a variable set at approve and unset at resume (LD_LIBRARY_PATH) voids it too", () => {
     const { ws, evil, env } = paused("bash ./deploy.sh");
     expectVoided(ws, { ...env, LD_LIBRARY_PATH: evil }, env);
