@@ -270,6 +270,29 @@ export function boundVariables(session: Readonly<Record<string, string>>, own?: 
   return out;
 }
 
+/** The most pieces of the bound values looked at as file names. */
+const VARIABLE_FILES_MAX = 64;
+
+/**
+ * The files the bound values name by an absolute path (`BASH_ENV=/home/op/.bashenv`,
+ * `KUBECONFIG=/a:/b`, `NODE_OPTIONS=--require /x/hook.cjs`: pieces between spaces, `:` and
+ * `=`), each by content (size and modification time past PROGRAM_DIGEST_MAX): the same value
+ * naming a rewritten file is not what was approved.
+ */
+function variableFiles(vars: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const v of Object.values(vars)) {
+    for (const piece of v.split(/[\s:=]+/)) {
+      if (!piece.startsWith("/") || Object.hasOwn(out, piece) || piece.includes("\0") || piece.length >= 4096) continue;
+      if (++n > VARIABLE_FILES_MAX) return out;
+      const found = program(piece, false);
+      if (found !== undefined) out[piece] = found[1];
+    }
+  }
+  return out;
+}
+
 /** What programs a step starts get, for its binding: `programEnv(plan, …)` and the run's salt (the bound values are fingerprinted under it). */
 export interface ProgramContext {
   env: Readonly<Record<string, string>>;
@@ -308,7 +331,7 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
       code: code ?? null,
       ...(Object.keys(files).length > 0 ? { files } : {}),
       ...(Object.keys(named).length > 0 ? { programs: named } : {}),
-      ...(Object.keys(vars).length > 0 ? { environment: fingerprint(canonicalJson(vars), programs!.salt) } : {}),
+      ...(Object.keys(vars).length > 0 ? { environment: fingerprint(canonicalJson({ values: vars, files: variableFiles(vars) }), programs!.salt) } : {}),
     }),
   );
 }

@@ -88,6 +88,17 @@ describe("red team 9: an approval is bound to the variables that change what its
     expectVoided(ws, { ...env, LD_LIBRARY_PATH: evil }, env);
   });
 
+  it("the file a bound variable names, rewritten between approve and resume (the same BASH_ENV), voids it", () => {
+    const { ws, evil, env } = paused("bash ./deploy.sh");
+    const rc = program(evil, "rc", "echo rc-ran > rc.txt");
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"], { ...env, BASH_ENV: rc }).code).toBe(0);
+    program(evil, "rc", "echo evil > evil.txt");
+    const r = planspec(ws, ["resume", "r"], { ...env, BASH_ENV: rc });
+    expect(existsSync(join(ws, "evil.txt")), "the rewritten file ran after the approval").toBe(false);
+    expect(r.code, r.stderr).toBe(3);
+    expect(voided(ws)).toHaveLength(1);
+  });
+
   it("the same environment at approve and resume keeps it; the value is written nowhere", () => {
     const { ws, evil, env } = paused("bash ./deploy.sh");
     program(evil, "rc", "echo rc-ran > rc.txt");
