@@ -184,6 +184,18 @@ export function namedPrograms(args: unknown, workspace: string, path: string | u
   return out;
 }
 
+/** The shell Node starts `exec`'s command line with (`spawn(…, { shell: true })`: `/bin/sh` by its path), when it has no `args`. */
+export const EXEC_SHELL = "/bin/sh";
+
+/** `exec`'s shell as a bound program (`"shell /bin/sh": "<real path> <sha256>"`) when the step's command line goes through it; else nothing. */
+export function execShell(node: Pick<IRNode, "tool">, args: unknown): Record<string, string> {
+  if (node.tool !== "exec" || args === null || typeof args !== "object") return {};
+  const a = args as { command?: unknown; args?: unknown };
+  if (typeof a.command !== "string" || Array.isArray(a.args)) return {};
+  const found = program(EXEC_SHELL);
+  return found === undefined ? {} : { [`shell ${EXEC_SHELL}`]: found[1] };
+}
+
 /** The first line of `file` (its first 256 bytes), or undefined. */
 function firstLine(file: string): string | undefined {
   let fd: number | undefined;
@@ -218,11 +230,84 @@ function pushWords(words: string[], text: string): void {
 }
 
 /**
+ * The environment variables that change what a program does without a word of its command
+ * changing: files a shell runs first (`BASH_ENV`, `ENV`), its options and functions
+ * (`SHELLOPTS`, `BASH_FUNC_name%%`), libraries the loader puts in (`LD_*`, `DYLD_*`,
+ * `GCONV_PATH`), code an interpreter loads first or finds modules in (node, Python, Perl, Ruby,
+ * Java), where a client goes and whose keys it trusts (kubectl, docker, git, the clouds,
+ * terraform, proxies, CA files). PATH is bound through the programs it finds (`namedPrograms`).
+ */
+export const BOUND_VARIABLES: readonly string[] = [
+  "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "IFS", "CDPATH", "GLOBIGNORE",
+  "GCONV_PATH",
+  "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED",
+  "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONWARNINGS", "PYTHONBREAKPOINT", "PYTHONINSPECT",
+  "PERL5LIB", "PERLLIB", "PERL5OPT", "PERL5DB",
+  "RUBYOPT", "RUBYLIB", "GEM_HOME", "GEM_PATH", "BUNDLE_GEMFILE",
+  "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
+  "KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG",
+  "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_ENDPOINT_URL", "CLOUDSDK_CONFIG", "CLOUDSDK_CORE_PROJECT", "AZURE_CONFIG_DIR",
+  "TF_CLI_CONFIG_FILE",
+  "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+  "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE",
+];
+/** Whole families: exported bash functions, the loaders' variables, git's (`GIT_SSH_COMMAND`, `GIT_CONFIG_*`, `GIT_EXEC_PATH`…), terraform's extra arguments. */
+export const BOUND_PREFIXES: readonly string[] = ["BASH_FUNC_", "LD_", "DYLD_", "GIT_", "TF_CLI_ARGS"];
+const BOUND_SET = new Set(BOUND_VARIABLES);
+
+/**
+ * The variables of the bound list as a program gets them: `programEnv`'s (the session's
+ * environment less the operator's credentials), under the step's own `env`.
+ */
+export function boundVariables(session: Readonly<Record<string, string>>, own?: unknown): Record<string, string> {
+  const merged: Record<string, unknown> = { ...session, ...(own !== null && typeof own === "object" ? (own as Record<string, unknown>) : {}) };
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(merged).sort()) {
+    const v = merged[name];
+    if (typeof v !== "string" || !(BOUND_SET.has(name) || BOUND_PREFIXES.some((p) => name.startsWith(p)))) continue;
+    out[name] = v;
+  }
+  return out;
+}
+
+/** The most pieces of the bound values looked at as file names. */
+const VARIABLE_FILES_MAX = 64;
+
+/**
+ * The files the bound values name by an absolute path (`BASH_ENV=/home/op/.bashenv`,
+ * `KUBECONFIG=/a:/b`, `NODE_OPTIONS=--require /x/hook.cjs`: pieces between spaces, `:` and
+ * `=`), each by content (size and modification time past PROGRAM_DIGEST_MAX): the same value
+ * naming a rewritten file is not what was approved.
+ */
+function variableFiles(vars: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const v of Object.values(vars)) {
+    for (const piece of v.split(/[\s:=]+/)) {
+      if (!piece.startsWith("/") || Object.hasOwn(out, piece) || piece.includes("\0") || piece.length >= 4096) continue;
+      if (++n > VARIABLE_FILES_MAX) return out;
+      const found = program(piece, false);
+      if (found !== undefined) out[piece] = found[1];
+    }
+  }
+  return out;
+}
+
+/** What programs a step starts get, for its binding: `programEnv(plan, …)` and the run's salt (the bound values are fingerprinted under it). */
+export interface ProgramContext {
+  env: Readonly<Record<string, string>>;
+  salt: SecretSalt;
+}
+
+/**
  * The binding of `node` of `plan` in `env` (the environment its call would be evaluated in), under the run's `code`
  * digest (code.ts); with `workspace`, also the content of the workspace files its arguments name (`namedFiles`) and
- * of the programs outside it their command's words resolve to through `path`, the PATH its programs get (`namedPrograms`).
+ * of the programs outside it their command's words resolve to through the PATH its programs get (`namedPrograms`); with
+ * `programs`, also the values of the bound variables (`boundVariables`) as one fingerprint under the run's salt: a value
+ * may be a credential (`GIT_CONFIG_VALUE_0=Authorization: …`), and the binding is written to the run's events.
  */
-export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string, workspace?: string, path?: string): string {
+export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: RunState, code?: string, workspace?: string, programs?: ProgramContext): string {
+  const path = programs?.env.PATH;
   const { span: _span, ...definition } = node;
   const read = inputsRead(node);
   const inputs = Object.fromEntries(Object.entries(state.inputs).filter(([k]) => read === undefined || read.has(k)));
@@ -231,8 +316,9 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
   const key = attempt(() => evaluateKey(node, env) ?? null);
   const sourced: string[] = [];
   const files = workspace === undefined ? {} : namedFiles(args, workspace, sourced);
-  const programs = workspace === undefined ? {} : namedPrograms(args, workspace, path, sourced);
-  // Only when some file or program is named: a binding without them stays what older planspecs recorded.
+  const named = workspace === undefined ? {} : { ...namedPrograms(args, workspace, path, sourced), ...execShell(node, args) };
+  const vars = programs === undefined ? {} : boundVariables(programs.env, args !== null && typeof args === "object" ? (args as { env?: unknown }).env : undefined);
+  // Only when some file, program or bound variable is there: a binding without them stays what older planspecs recorded.
   return sha256(
     canonicalJson({
       definition,
@@ -244,7 +330,8 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
       context: callContext(plan, node),
       code: code ?? null,
       ...(Object.keys(files).length > 0 ? { files } : {}),
-      ...(Object.keys(programs).length > 0 ? { programs } : {}),
+      ...(Object.keys(named).length > 0 ? { programs: named } : {}),
+      ...(Object.keys(vars).length > 0 ? { environment: fingerprint(canonicalJson({ values: vars, files: variableFiles(vars) }), programs!.salt) } : {}),
     }),
   );
 }

@@ -4,7 +4,7 @@ import { hostname, userInfo } from "node:os";
 import type { IRNode, PlanIR } from "../ir.js";
 import { actionBinding } from "./binding.js";
 import { envFor, outputSource } from "./env.js";
-import { programEnv } from "./secrets.js";
+import { programEnv, runSalt } from "./secrets.js";
 import { loadRun, openRun, readRunConfig } from "./load.js";
 import type { Store } from "./store.js";
 import { nowIso, type Decision, type NodeState, type RunState } from "./store.js";
@@ -84,10 +84,12 @@ export async function decide(
       // And to the workspace files its arguments name (`sh ./deploy.sh`), as they are now; an approver on a
       // machine without the workspace (a PostgreSQL store) cannot see them, and says so in the event.
       if (decision === "approved") {
-        const { workspace } = await readRunConfig(store);
+        const config = await readRunConfig(store);
+        const { workspace } = config;
         unseen = !existsSync(workspace);
-        // And to the programs the command's words resolve to through the PATH a session started here would give them.
-        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace, programEnv(plan, process.env).PATH);
+        // And to the programs the command's words resolve to through the PATH a session started here would give them,
+        // and to the values of the variables that change what they do (binding.ts `boundVariables`), as such a session would give them.
+        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace, { env: programEnv(plan, process.env), salt: runSalt(config) });
       }
       st.decision = record;
       delete st.awaiting;

@@ -258,7 +258,7 @@ export async function startRun(opts: StartOptions): Promise<SessionResult> {
     const guarded = guardedDirs(config.workspace, [opts.store ? undefined : dir, runsRoot(opts.cwd), ...files]);
     const programs = programEnv(opts.plan, env);
     const gateway = new Gateway(opts.plan, registry, emit, state, config.workspace, config.maxOutputBytes, programs, guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace, programPath: programs.PATH }).run());
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(opts.plan, state, sink, gateway, { concurrency: config.concurrency, emit, maxOutputBytes: config.maxOutputBytes, secrets, code, workspace: config.workspace, programEnv: programs, secretSalt }).run());
     return { runId, dir: opts.store ? store.location : dir, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools.close();
@@ -377,7 +377,7 @@ export async function resumeRun(run: string | Store, opts: ResumeOptions = {}): 
     const guarded = guardedDirs(config.workspace, [store instanceof FileStore ? store.dir : undefined, runsRoot(process.cwd()), ...files]);
     const programs = programEnv(plan, env);
     const gateway = new Gateway(plan, registry, emit, state, config.workspace, maxOutputBytes, programs, guarded);
-    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, programPath: programs.PATH, ordered }).run());
+    const outcome = await withScrubbedConsole(scrub, () => new Scheduler(plan, state, sink, gateway, { concurrency: opts.concurrency ?? config.concurrency, emit, maxOutputBytes, secrets, code, workspace: config.workspace, programEnv: programs, secretSalt: salt, ordered }).run());
     return { ...base, outcome: scrubbed(outcome, scrub) };
   } finally {
     await tools?.close();

@@ -19,6 +19,7 @@ import { PermanentStepError } from "./step.js";
 import { nowIso, type Decision, type NodeState, type RunEvent, type RunState, type Store } from "./store.js";
 import { nextSummary } from "./summary.js";
 import { actionBinding } from "./binding.js";
+import type { SecretSalt } from "./fingerprint.js";
 import { canonicalJson } from "../compiler/canonical.js";
 import { inRunOrder, type Ordered } from "./run-order.js";
 
@@ -34,8 +35,14 @@ export interface SchedulerOptions {
   code?: string;
   /** The run's workspace: an approval is bound to the files of it that the step's arguments name (binding.ts `namedFiles`). */
   workspace?: string;
-  /** The PATH the programs its tools start get (secrets.ts `programEnv`): an approval is bound to the programs a command's words resolve to through it (binding.ts `namedPrograms`). */
-  programPath?: string;
+  /**
+   * What the programs its tools start get (secrets.ts `programEnv`): an approval is bound to the programs a command's
+   * words resolve to through its PATH (binding.ts `namedPrograms`) and to the values of the variables that change what
+   * they do (binding.ts `boundVariables`), fingerprinted under `secretSalt`.
+   */
+  programEnv?: Readonly<Record<string, string>>;
+  /** The run's salt (config.json), for the fingerprint of the bound variables. */
+  secretSalt?: SecretSalt;
   /** The steps in run order with their states, if the caller has them (`inRunOrder` of this plan and state). */
   ordered?: Ordered;
 }
@@ -415,8 +422,8 @@ export class Scheduler implements OutputSource {
     // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
     const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
     const workspace = recorded.data.files === "unseen" ? undefined : this.opts.workspace;
-    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code, workspace, this.opts.programPath) !== d.binding) {
-      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, the workspace files they name, the programs they run, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
+    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code, workspace, this.opts.programEnv ? { env: this.opts.programEnv, salt: this.opts.secretSalt ?? null } : undefined) !== d.binding) {
+      return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, the workspace files they name, the programs they run, the environment they get, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
     }
     return undefined;
   }
