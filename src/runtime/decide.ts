@@ -89,7 +89,9 @@ export async function decide(
         unseen = !existsSync(workspace);
         // And to the programs the command's words resolve to through the PATH a session started here would give them,
         // and to the values of the variables that change what they do (binding.ts `boundVariables`), as such a session would give them.
-        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace, { env: programEnv(plan, process.env), salt: runSalt(config) });
+        // An approver who cannot see the workspace is on another machine: its environment is not the workers', so it binds
+        // none, as it binds no files (else no approval from there could ever hold).
+        record.binding = actionBinding(plan, node, await envFor(node, outputSource(state, store)), state, await sessionCode(store), unseen ? undefined : workspace, unseen ? undefined : { env: programEnv(plan, process.env), salt: runSalt(config) });
       }
       st.decision = record;
       delete st.awaiting;

@@ -421,8 +421,11 @@ export class Scheduler implements OutputSource {
     if (!d.binding || !recorded) return "the decision was not recorded by planspec approve; approve it again";
     // `approve` bound the run as stored (secret inputs as their marks, no plan secrets, scrubbed outputs): judge by that view.
     const stored = { ...this.state, inputs: ((await this.store.readStateRaw()) as RunState).inputs };
-    const workspace = recorded.data.files === "unseen" ? undefined : this.opts.workspace;
-    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code, workspace, this.opts.programEnv ? { env: this.opts.programEnv, salt: this.opts.secretSalt ?? null } : undefined) !== d.binding) {
+    // An approver that could not see the workspace bound no files, programs or environment (decide.ts): judge as it did.
+    const unseen = recorded.data.files === "unseen";
+    const workspace = unseen ? undefined : this.opts.workspace;
+    const programs = this.opts.programEnv && !unseen ? { env: this.opts.programEnv, salt: this.opts.secretSalt ?? null } : undefined;
+    if (actionBinding(this.plan, node, await envFor(node, outputSource(stored, this.store)), stored, this.opts.code, workspace, programs) !== d.binding) {
       return "what the step will do (its arguments, idempotency key, the inputs or upstream results it reads, the workspace files they name, the programs they run, the environment they get, its tools, their servers and code, the secrets it is given) changed since it was approved; approve it again";
     }
     return undefined;

@@ -7,7 +7,7 @@
  * bash and node, the evil files in directories outside the workspace.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
@@ -155,5 +155,28 @@ describe("red team 9: an approval is bound to the variables that change what its
     // With `args` no shell is started; another tool's `command` is not exec's.
     expect(execShell(exec, { command: "bash", args: ["./deploy.sh"] })).toEqual({});
     expect(execShell({ tool: "fs.read" }, { command: "x" })).toEqual({});
+  });
+});
+
+describe("red team 9: an approver on another machine", () => {
+  it("binds no environment of its own, as it binds no files: a proxy set on the approver's machine alone does not void the approval forever", () => {
+    const { ws, env } = paused("bash ./deploy.sh");
+    // The run directory moved to where the workspace is not (as approve on another machine sees a PostgreSQL store),
+    // and the approver's shell sets a variable of the bound list that the workers' does not.
+    const elsewhere = scratch();
+    renameSync(join(ws, "r"), join(elsewhere, "r"));
+    renameSync(ws, `${ws}.away`);
+    try {
+      expect(planspec(elsewhere, ["approve", "r", "deploy", "--by", "release-manager"], { ...env, HTTPS_PROXY: "http://laptop-proxy.internal:3128" }).code).toBe(0);
+    } finally {
+      renameSync(`${ws}.away`, ws);
+    }
+    renameSync(join(elsewhere, "r"), join(ws, "r"));
+    expect(events(join(ws, "r")).find((e) => e.type === "approval")?.data.files).toBe("unseen");
+    // Before: voided at every resume (the approver's HTTPS_PROXY was in the binding, the worker's environment never has it).
+    const r = planspec(ws, ["resume", "r"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(voided(ws)).toEqual([]);
+    expect(readFileSync(join(ws, "applied.txt"), "utf8")).toBe("applied apply -f app.yaml\n");
   });
 });
