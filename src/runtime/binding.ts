@@ -317,7 +317,9 @@ export function actionBinding(plan: PlanIR, node: IRNode, env: EvalEnv, state: R
   const sourced: string[] = [];
   const files = workspace === undefined ? {} : namedFiles(args, workspace, sourced);
   const named = workspace === undefined ? {} : { ...namedPrograms(args, workspace, path, sourced), ...execShell(node, args) };
-  const vars = programs === undefined ? {} : boundVariables(programs.env, args !== null && typeof args === "object" ? (args as { env?: unknown }).env : undefined);
+  // Only for `exec`, the tool that starts the programs they steer: a tool module runs in planspec's own process,
+  // whose environment took effect before any check (and binding it voided every approval given from another shell).
+  const vars = programs === undefined || node.tool !== "exec" ? {} : boundVariables(programs.env, args !== null && typeof args === "object" ? (args as { env?: unknown }).env : undefined);
   // Only when some file, program or bound variable is there: a binding without them stays what older planspecs recorded.
   return sha256(
     canonicalJson({

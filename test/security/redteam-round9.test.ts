@@ -145,6 +145,18 @@ describe("red team 9: an approval is bound to the variables that change what its
     expect(bind({ PATH: path, BASH_ENV: "/tmp/rc" })).not.toBe(actionBinding(p, node, {} as EvalEnv, state, "code", ws, { env: { PATH: path, BASH_ENV: "/tmp/rc" }, salt: "ffeeddccbbaa99887766554433221100" }));
   });
 
+  it("a step of another tool (a tool module, in planspec's own process) binds no variables: NODE_OPTIONS on the resume's command line alone does not void it", () => {
+    // At 39f54f2 test/security/lock.test.ts's resumes, started with NODE_OPTIONS=--import=<barrier>, found
+    // their approval (given without it) void: the tool module's step had bound the environment too.
+    const ws = scratch();
+    const p = compile(reviewedDeployPlan("bash ./deploy.sh").replace("tool: exec", "tool: deploy_module").replace("exec: { risk: external }", "deploy_module: { risk: external }"));
+    const node = p.nodes.find((n) => n.id === "deploy")!;
+    expect(node.tool).toBe("deploy_module");
+    const state = { inputs: {}, nodes: {} } as unknown as RunState;
+    const bind = (env: Record<string, string>) => actionBinding(p, node, {} as EvalEnv, state, "code", ws, { env, salt: "00112233445566778899aabbccddeeff" });
+    expect(bind({ PATH: "/bin", NODE_OPTIONS: "--import=/tmp/barrier.mjs", BASH_ENV: "/tmp/rc" })).toBe(bind({ PATH: "/bin" }));
+  });
+
   it("exec's shell (/bin/sh, which starts a command line without args) is bound by its real path and content", () => {
     const exec = { tool: "exec" };
     const [entry] = Object.entries(execShell(exec, { command: "kubectl apply -f app.yaml" }));
