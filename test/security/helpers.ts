@@ -1,10 +1,10 @@
 /** Helpers for the attack tests: temp workspaces with the shared test tools, real CLI children, directory snapshots. */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TEST_TOOLS, tempDir, writeFile } from "../runtime/helpers.js";
-import { BIN, type Result } from "../cli/run-helpers.js";
+import { BIN, planspec, type Result } from "../cli/run-helpers.js";
 
 export { planspec, startPlanspec, waitFor } from "../cli/run-helpers.js";
 export { writeFile as put } from "../runtime/helpers.js";
@@ -105,4 +105,44 @@ steps:
     with: { command: "${command}", env: { BYTES: "\${{ steps.read_script.output.bytes }}" } }
     idempotency_key: "deploy:\${{ run.id }}"
     approval: { required: true, approvers: [release-manager], timeout: 24h }
+`;
+
+/** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
+export function everything(ws: string, runDir: string, outputs: string[]): string {
+  const status = planspec(ws, ["status", runDir, "--json"]);
+  return [...outputs, status.stdout, status.stderr, ...filesUnder(join(ws, runDir)).map((f) => readFileSync(f, "utf8"))].join("\n");
+}
+
+/** An executable shell script `dir/name`. */
+export function program(dir: string, name: string, body: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** The `approval.voided` events of the run in `ws/r`. */
+export const voided = (ws: string) => events(join(ws, "r")).filter((e) => e.type === "approval.voided");
+
+/** A plan that runs the workspace's node program `file` (read first, for a reviewer) with the secret APP_PASSWORD in its environment. */
+export const secretPrintPlan = (file: string): string => `planspec: 1
+name: print
+goal: run the report program
+secrets: [APP_PASSWORD]
+tools: { fs.read: { risk: read }, exec: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  read_program:
+    kind: read
+    goal: read the report program
+    tool: fs.read
+    with: { path: ${file} }
+    output: program
+  report:
+    kind: write
+    needs: [read_program]
+    goal: run the report program that was read
+    tool: exec
+    with: { command: ${process.execPath}, args: [${file}], env: { BYTES: "\${{ steps.read_program.output.bytes }}" } }
+    output: log
 `;

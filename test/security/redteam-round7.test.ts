@@ -43,13 +43,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readOutput } from "../runtime/helpers.js";
 import { killHard, startPlanspec, waitFor } from "../cli/run-helpers.js";
-import { events, filesUnder, json, planspec, planspecAsync, put, reviewedDeployPlan, scratch } from "./helpers.js";
-
-/** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
-function everything(ws: string, runDir: string, outputs: string[]): string {
-  const status = planspec(ws, ["status", runDir, "--json"]);
-  return [...outputs, status.stdout, status.stderr, ...filesUnder(join(ws, runDir)).map((f) => readFileSync(f, "utf8"))].join("\n");
-}
+import { events, everything, filesUnder, json, planspec, planspecAsync, put, reviewedDeployPlan, scratch, secretPrintPlan } from "./helpers.js";
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -406,31 +400,7 @@ steps:
     // 'p' is byte 65,534 and 'ä' bytes 65,535–65,536: a pipe read of 64 KiB ends inside 'ä'. Other offsets too.
     const program = `const s = Buffer.from(process.env.APP_PASSWORD); for (const n of [65534, 65533, 65535]) process.stdout.write(Buffer.concat([Buffer.alloc(n, 97), s, Buffer.from("\\n")]));`;
     put(ws, "print.mjs", program);
-    put(
-      ws,
-      "p.plan.yaml",
-      `planspec: 1
-name: print
-goal: run the report program
-secrets: [APP_PASSWORD]
-tools: { fs.read: { risk: read }, exec: { risk: write } }
-limits: { max_tool_calls: 5 }
-steps:
-  read_program:
-    kind: read
-    goal: read the report program
-    tool: fs.read
-    with: { path: print.mjs }
-    output: program
-  report:
-    kind: write
-    needs: [read_program]
-    goal: run the report program that was read
-    tool: exec
-    with: { command: ${process.execPath}, args: [print.mjs], env: { BYTES: "\${{ steps.read_program.output.bytes }}" } }
-    output: log
-`,
-    );
+    put(ws, "p.plan.yaml", secretPrintPlan("print.mjs"));
     const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "run"], { APP_PASSWORD: secret });
     expect(r.code, r.stderr).toBe(0);
     const text = everything(ws, "run", [r.stdout, r.stderr]);

@@ -13,26 +13,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
+import { events, everything, filesUnder, planspec, program, put, reviewedDeployPlan, scratch, secretPrintPlan, voided } from "./helpers.js";
 import { cutClean, Scrubber, withSessionSecrets } from "../../src/runtime/redact.js";
 
-/** Everything a run left where people and programs read: its directory, the terminal, `status --json`. */
-function everything(ws: string, runDir: string, outputs: string[]): string {
-  const status = planspec(ws, ["status", runDir, "--json"]);
-  return [...outputs, status.stdout, status.stderr, ...filesUnder(join(ws, runDir)).map((f) => readFileSync(f, "utf8"))].join("\n");
-}
-
-/** An executable shell script `dir/name`. */
-function program(dir: string, name: string, body: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, `#!/bin/sh\n${body}\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
-
 const PLAN_SOURCE = reviewedDeployPlan("bash ./deploy.sh");
-
-const voided = (ws: string) => events(join(ws, "r")).filter((e) => e.type === "approval.voided");
 
 describe("red team 8: an approval is bound to the programs the command's words resolve to", () => {
   const plan = (command: string) => `planspec: 1
@@ -198,35 +182,11 @@ describe("red team 8: a secret cut in two by a truncation", () => {
   const MAX = 1 << 20;
   const SECRET = "Zq7-hunter2-Vx9-platypus-41";
 
-  function execPlan(file: string): string {
-    return `planspec: 1
-name: print
-goal: run the report program
-secrets: [APP_PASSWORD]
-tools: { fs.read: { risk: read }, exec: { risk: write } }
-limits: { max_tool_calls: 5 }
-steps:
-  read_program:
-    kind: read
-    goal: read the report program
-    tool: fs.read
-    with: { path: ${file} }
-    output: program
-  report:
-    kind: write
-    needs: [read_program]
-    goal: run the report program that was read
-    tool: exec
-    with: { command: ${process.execPath}, args: [${file}], env: { BYTES: "\${{ steps.read_program.output.bytes }}" } }
-    output: log
-`;
-  }
-
   it("exec: a secret written across the 1 MiB capture leaves none of its characters", () => {
     const ws = scratch();
     // The first write ends 10 characters into the secret, exactly at the cap; the rest comes 150 ms later.
     put(ws, "print.mjs", `const s = process.env.APP_PASSWORD; process.stdout.write("a".repeat(${MAX - 10}) + s.slice(0, 10)); setTimeout(() => process.stdout.write(s.slice(10) + "\\n" + "b".repeat(100000)), 150);`);
-    put(ws, "p.plan.yaml", execPlan("print.mjs"));
+    put(ws, "p.plan.yaml", secretPrintPlan("print.mjs"));
     const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"], { APP_PASSWORD: SECRET });
     expect(r.code, r.stderr).toBe(0);
     const text = everything(ws, "r", [r.stdout, r.stderr]);
@@ -242,7 +202,7 @@ steps:
     for (const back of [1, 4, 13, 26]) {
       const ws = scratch();
       put(ws, "print.mjs", `process.stdout.write("a".repeat(${MAX - back}) + process.env.APP_PASSWORD + "\\n" + "b".repeat(200000));`);
-      put(ws, "p.plan.yaml", execPlan("print.mjs"));
+      put(ws, "p.plan.yaml", secretPrintPlan("print.mjs"));
       const r = planspec(ws, ["run", "p.plan.yaml", "--run-dir", "r"], { APP_PASSWORD: SECRET });
       expect(r.code, r.stderr).toBe(0);
       const text = everything(ws, "r", [r.stdout, r.stderr]);

@@ -10,21 +10,11 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { events, filesUnder, planspec, put, reviewedDeployPlan, scratch } from "./helpers.js";
+import { events, everything, filesUnder, planspec, program, put, reviewedDeployPlan, scratch, secretPrintPlan, voided } from "./helpers.js";
 import { actionBinding, boundVariables, execShell } from "../../src/runtime/binding.js";
 import type { EvalEnv } from "../../src/compiler/expr/index.js";
 import type { RunState } from "../../src/runtime/store.js";
 import { plan as compile } from "../runtime/helpers.js";
-
-/** An executable shell script `dir/name`. */
-function program(dir: string, name: string, body: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, `#!/bin/sh\n${body}\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
-
-const voided = (ws: string) => events(join(ws, "r")).filter((e) => e.type === "approval.voided");
 
 /** A workspace paused at the gate of `command`, with a good `kubectl` on the operator's PATH outside it. */
 function paused(command: string, env: Record<string, string> = {}, args?: string[]): { ws: string; evil: string; env: Record<string, string> } {
