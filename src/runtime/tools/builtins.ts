@@ -5,8 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { parseCsv, toRecords } from "./csv.js";
+import { killTree, processMark } from "./process-tree.js";
 import { llmComplete } from "./llm.js";
 import { ToolError, type ToolContext, type ToolImpl } from "./types.js";
 import { type Confinement, confinedDir, listConfined, readConfined, tooLarge, writeConfined } from "./workspace.js";
@@ -84,13 +84,16 @@ const exec: ToolImpl = {
     const cwd = await confinedDir(confinement(ctx), typeof args.cwd === "string" ? args.cwd : ".");
     // The operator's credentials stay out unless the plan lists them (or passes one in `env`).
     const env = { ...(ctx.env ?? programEnv(undefined, process.env)), ...((args.env as Record<string, string> | undefined) ?? {}) };
+    // Every process the program starts inherits the mark, also one that leaves the tree (a daemon).
+    const mark = processMark();
+    env[mark.name] = "1";
     const signal = ctx.signal;
     return new Promise((resolve, reject) => {
       const child = spawn(command, argv ?? [], { cwd, env, shell: argv === undefined, stdio: ["ignore", "pipe", "pipe"] });
       // A timeout or the run's end kills the program and everything it started, at once: a SIGTERM to
       // the shell alone left a script that ignores it (or its curl) to do its effect after the step had
-      // failed as timed out, and beside the retry.
-      const onAbort = () => killTree(child.pid);
+      // failed as timed out, and beside the retry; a daemon (setsid and a fork) it started, after the run had ended.
+      const onAbort = () => killTree(child.pid, mark);
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
       child.on("exit", () => signal.removeEventListener("abort", onAbort));
@@ -119,46 +122,6 @@ function capture(stream: NodeJS.ReadableStream): () => string {
     else more = true;
   });
   return () => (more || text.length > MAX_CAPTURE ? cutClean(text, MAX_CAPTURE, true) : text);
-}
-
-/**
- * Kills `pid` and the processes below it. Each is stopped before its children are read
- * (Linux: /proc/<pid>/task/<tid>/children), so none forks a new one meanwhile; then all are
- * killed. A program that left the tree (setsid and a double fork: a daemon) is not found.
- */
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  const found: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    try {
-      process.kill(p, "SIGSTOP");
-    } catch {
-      continue;
-    }
-    found.push(p);
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${p}/task`);
-    } catch {
-      // No /proc: the program alone.
-    }
-    for (const t of tasks) {
-      try {
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(" ")) if (c.trim() !== "") stack.push(Number(c));
-      } catch {
-        // The task ended.
-      }
-    }
-  }
-  for (const p of found) {
-    try {
-      process.kill(p, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
 }
 
 const httpRequest: ToolImpl = {
