@@ -78,7 +78,7 @@ describe("red team 10: what the mark does not kill", () => {
     );
     const r = await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r", "--no-lint-gate"]);
     expect(r.stdout + r.stderr).toContain('step "start" timed out after 1000ms');
-    expect(json<{ nodes: Record<string, { status: string }> }>(join(ws, "r/state.json")).nodes.other.status).toBe("done");
+    expect(json<{ nodes: Record<string, { status: string }> }>(join(ws, "r/state.json")).nodes.other?.status).toBe("done");
     expect(readFileSync(join(ws, "other.txt"), "utf8")).toBe("other\n");
     await new Promise((res) => setTimeout(res, 2500));
     expect(effects(ws)).toBe("");
