@@ -7,7 +7,7 @@
  * `--input`) is void: the run asks again.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { IRNode, PlanIR, Value } from "../ir.js";
 import { canonicalJson, sha256 } from "../compiler/canonical.js";
@@ -95,7 +95,7 @@ export function namedFiles(args: unknown, workspace: string, sourcedNames?: stri
           const st = statSync(real);
           if (!st.isFile()) continue;
           if (st.size > NAMED_FILE_MAX) {
-            out[rel] = `size ${st.size} mtime ${st.mtimeMs}`;
+            out[rel] = statBinding(st);
             continue;
           }
           const bytes = readFileSync(real);
@@ -125,8 +125,33 @@ const SOURCING_MAX = 1 << 20;
  */
 const SOURCES = /(?:^|[;&|({]|\b(?:then|do|else))[ \t]*(?:\.|source)[ \t]+(["']?)([^\s"'`$;&|()<>]+)\1(?=[\s;&|)]|$)/gm;
 
-/** Programs up to this size are bound by their content; a larger one (kubectl, 50 MB) by size and modification time. */
-const PROGRAM_DIGEST_MAX = 4 << 20;
+/**
+ * Programs up to this size are bound by their content (kubectl, 50 MB, and node, 100 MB,
+ * are hashed in ≈ 0.1–0.2 s); a larger one by `statBinding`.
+ */
+const PROGRAM_DIGEST_MAX = 256 << 20;
+
+/**
+ * A file bound without its content: its size and its modification and change times. The
+ * change time too: the owner can set a file's modification time back (`touch -r`) after a
+ * rewrite of the same size, not its change time, which every write and rename moves.
+ */
+function statBinding(st: Stats): string {
+  return `size ${st.size} mtime ${st.mtimeMs} ctime ${st.ctimeMs}`;
+}
+
+/** The sha256 of a file's bytes, read a MiB at a time. */
+function fileDigest(file: string): string {
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(file, "r");
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hash.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
 
 /**
  * The programs a step's command runs: each word of its `command` and
@@ -211,14 +236,14 @@ function firstLine(file: string): string | undefined {
   }
 }
 
-/** The real path and binding of one program file: `<real path> <sha256>` (or `size … mtime …`); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
+/** The real path and binding of one program file: `<real path> <sha256>` (or `statBinding`'s); undefined when `file` is no regular file, or not executable when `executable` (a sourced file need not be). */
 function program(file: string, executable = true): [real: string, binding: string] | undefined {
   try {
     // Most words name nothing on most PATH entries: no exception for those (256 words × 12 entries took 160 ms with one each).
     const st = statSync(file, { throwIfNoEntry: false });
     if (st === undefined || !st.isFile() || (executable && (st.mode & 0o111) === 0)) return undefined;
     const real = realpathSync(file);
-    return [real, `${real} ${st.size > PROGRAM_DIGEST_MAX ? `size ${st.size} mtime ${st.mtimeMs}` : createHash("sha256").update(readFileSync(real)).digest("hex")}`];
+    return [real, `${real} ${st.size > PROGRAM_DIGEST_MAX ? statBinding(st) : fileDigest(real)}`];
   } catch {
     return undefined;
   }
@@ -276,7 +301,7 @@ const VARIABLE_FILES_MAX = 64;
 /**
  * The files the bound values name by an absolute path (`BASH_ENV=/home/op/.bashenv`,
  * `KUBECONFIG=/a:/b`, `NODE_OPTIONS=--require /x/hook.cjs`: pieces between spaces, `:` and
- * `=`), each by content (size and modification time past PROGRAM_DIGEST_MAX): the same value
+ * `=`), each by content (`statBinding` past PROGRAM_DIGEST_MAX): the same value
  * naming a rewritten file is not what was approved.
  */
 function variableFiles(vars: Readonly<Record<string, string>>): Record<string, string> {

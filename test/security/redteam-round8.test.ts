@@ -10,6 +10,7 @@
  *   `got "<40 characters>…"`), which the scrubber cannot recognise as a piece of a secret.
  * Real CLI, real shells and programs in directories outside the workspace.
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -103,6 +104,27 @@ steps:
     expect(statSync(join(good, "kubectl")).size).toBe(before.size);
     // Same size, another modification time.
     utimesSync(join(good, "kubectl"), before.atime, new Date(before.mtimeMs + 5000));
+    expect(planspec(ws, ["resume", "r"], { PATH: path }).code).toBe(3);
+    expect(existsSync(join(ws, "evil.txt"))).toBe(false);
+    expect(voided(ws)).toHaveLength(1);
+  });
+
+  // Round 10: the owner may set a file's modification time (`touch -r`), not its change time.
+  it.each([
+    ["a program of 6 MiB", 6 << 20],
+    ["a program of 40 MiB (kubectl's size)", 40 << 20],
+  ])("%s rewritten with the same size and modification time voids it", (_name, pad) => {
+    const { ws, good, path } = paused();
+    const first = `#!/bin/sh\necho "applied $*" > applied.txt\nexit 0\n#`;
+    const second = `#!/bin/sh\necho "evil $*" > evil.txt\nexit 0\n#`;
+    writeFileSync(join(good, "kubectl"), `${first}${"x".repeat(pad)}\n`);
+    expect(planspec(ws, ["approve", "r", "deploy", "--by", "release-manager"], { PATH: path }).code).toBe(0);
+    const before = statSync(join(good, "kubectl"));
+    expect(spawnSync("touch", ["-r", join(good, "kubectl"), join(good, "kubectl.time")]).status).toBe(0);
+    writeFileSync(join(good, "kubectl"), `${second}${"x".repeat(pad + first.length - second.length)}\n`);
+    expect(spawnSync("touch", ["-r", join(good, "kubectl.time"), join(good, "kubectl")]).status).toBe(0);
+    expect(statSync(join(good, "kubectl"))).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    // Before: exit 0, evil.txt written by the rewritten kubectl under the approval of the first.
     expect(planspec(ws, ["resume", "r"], { PATH: path }).code).toBe(3);
     expect(existsSync(join(ws, "evil.txt"))).toBe(false);
     expect(voided(ws)).toHaveLength(1);
