@@ -87,6 +87,11 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
     return { kind: "ok", output, art, adopted: false };
   } catch (error) {
+    // A call left running past the timeout, a timeout later still: a retry would run beside it.
+    if (error instanceof StepTimeoutError && error.stillRunning === undefined) {
+      const tool = await abort.stillRunning(error.ms);
+      if (tool !== undefined) return { kind: "error", error: new StepTimeoutError(error.node, error.ms, tool) };
+    }
     return { kind: "error", error };
   } finally {
     clearTimeout(timer);

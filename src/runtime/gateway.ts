@@ -111,7 +111,7 @@ export class Gateway {
     this.emit("tool.call", { node: node.id, tool, attempt: cc.attempt, args: redact(args, []) });
     cc.flushEvents?.();
     try {
-      const result = await abortable(Promise.resolve().then(() => impl.run(args, ctx)), cc.abort);
+      const result = await abortable(tool, Promise.resolve().then(() => impl.run(args, ctx)), cc.abort);
       this.emit("tool.result", { node: node.id, tool, ok: true, ms: Math.round(performance.now() - started) });
       return result;
     } catch (err) {
@@ -135,11 +135,17 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Settles with `p`, or rejects as soon as the attempt is aborted even if the tool ignores it. */
-function abortable<T>(p: Promise<T>, abort: StepAbort): Promise<T> {
+/**
+ * Settles with `p`, or rejects as soon as the attempt is aborted even if the tool ignores it
+ * (the call is then noted as left running: `StepAbort.left`).
+ */
+function abortable<T>(tool: string, p: Promise<T>, abort: StepAbort): Promise<T> {
   if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise<T>((resolve, reject) => {
-    const off = abort.onAbort(reject);
+    const off = abort.onAbort((reason) => {
+      abort.left(tool, p);
+      reject(reason);
+    });
     p.then(
       (v) => {
         off();

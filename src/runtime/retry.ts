@@ -17,13 +17,21 @@ export function backoffMs(node: IRNode, attempt: number, random: () => number = 
   return b ? Math.round(jittered(b, Math.max(0, attempt - 1), random)) : 0;
 }
 
-/** A step attempt that ran past its timeout. */
+/**
+ * A step attempt that ran past its timeout. `stillRunning`: the tool of a call that had not
+ * stopped a timeout later (an in-process tool that does not heed `ctx.signal`): the step is
+ * not retried, so no second call runs beside it.
+ */
 export class StepTimeoutError extends Error {
   constructor(
     readonly node: string,
     readonly ms: number,
+    readonly stillRunning?: string,
   ) {
-    super(`step "${node}" timed out after ${ms}ms`);
+    super(
+      `step "${node}" timed out after ${ms}ms` +
+        (stillRunning === undefined ? "" : `, and its tool "${stillRunning}" has not stopped a timeout later (it does not heed ctx.signal): not retried while it may still act`),
+    );
     this.name = "StepTimeoutError";
   }
 }

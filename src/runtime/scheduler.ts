@@ -507,7 +507,7 @@ export class Scheduler implements OutputSource {
       return;
     }
     if (aborted) return;
-    const permanent = err instanceof ViolationError || err instanceof PermanentStepError;
+    const permanent = err instanceof ViolationError || err instanceof PermanentStepError || (err instanceof StepTimeoutError && err.stillRunning !== undefined);
     if (!permanent && !this.stopping && st.attempts < maxAttemptsOf(node)) {
       const delay = backoffMs(node, st.attempts);
       this.opts.emit("retry", { node: node.id, attempt: st.attempts, nextAttempt: st.attempts + 1, delayMs: delay, error: message });

@@ -1,5 +1,7 @@
 import { setMaxListeners } from "node:events";
 
+const noop = (): void => undefined;
+
 /**
  * An attempt's abort, its AbortController made only when something needs one of its own.
  *
@@ -14,6 +16,7 @@ export class StepAbort {
   private controller: AbortController | undefined;
   private onRunAbort: (() => void) | undefined;
   private disposed = false;
+  private running: Array<{ tool: string; settled: Promise<void> }> | undefined;
 
   /**
    * `inFlight`: how many calls of the step may wait on its signal at once (a `for_each`'s
@@ -79,6 +82,27 @@ export class StepAbort {
     const once = () => listener(s.reason);
     s.addEventListener("abort", once, { once: true });
     return () => s.removeEventListener("abort", once);
+  }
+
+  /**
+   * Notes a call of `tool` still running when the attempt was aborted: the tool does not heed
+   * its signal (JavaScript cannot be stopped from outside).
+   */
+  left(tool: string, call: Promise<unknown>): void {
+    (this.running ??= []).push({ tool, settled: call.then(noop, noop) });
+  }
+
+  /** The tool of a call left running that has not settled within `ms`; undefined when all have. */
+  async stillRunning(ms: number): Promise<string | undefined> {
+    const calls = this.running ?? [];
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((res) => (timer = setTimeout(() => res("late"), ms)));
+    try {
+      for (const c of calls) if ((await Promise.race([c.settled, late])) === "late") return c.tool;
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The attempt is over: its link to the run's signal goes. */

@@ -95,3 +95,67 @@ describe("red team 10: what the mark does not kill", () => {
     expect(effects(ws)).toBe("served\n");
   }, 20_000);
 });
+
+describe("red team 10: a tool module that does not heed its signal, past its step's timeout", () => {
+  /** A tool module whose `slow` notes each call's start and end (ms since the run began) and ignores ctx.signal. */
+  const slowTools = (ms: number) => `import { appendFileSync } from "node:fs";
+const t0 = Date.now();
+export default {
+  slow: {
+    risk: "write",
+    run: async (args, ctx) => {
+      appendFileSync("calls.txt", \`start \${ctx.attempt} \${Date.now() - t0}\\n\`);
+      await new Promise((res) => setTimeout(res, ${ms}));
+      appendFileSync("calls.txt", \`end \${ctx.attempt} \${Date.now() - t0}\\n\`);
+      return { ok: true };
+    },
+  },
+};
+`;
+  const slowPlan = `planspec: 1
+name: sync
+goal: sync the records
+tools: { slow: { risk: write } }
+limits: { max_tool_calls: 5 }
+steps:
+  sync:
+    kind: write
+    goal: sync the records
+    tool: slow
+    timeout: 500ms
+    retry: { max_attempts: 2, backoff: fixed, initial_delay: 10ms }
+`;
+  const calls = (ws: string) =>
+    readFileSync(join(ws, "calls.txt"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
+
+  it("the retry starts after the call before it has ended, never beside it", async () => {
+    const ws = scratch();
+    put(ws, "tools.mjs", slowTools(800));
+    put(ws, "p.plan.yaml", slowPlan);
+    const r = await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r", "--no-lint-gate", "--tools", "tools.mjs"]);
+    expect(r.stdout + r.stderr).toContain('step "sync" timed out after 500ms');
+    await new Promise((res) => setTimeout(res, 1000));
+    const lines = calls(ws);
+    const at = (kind: string, attempt: string) => Number(lines.find(([k, a]) => k === kind && a === attempt)?.[2]);
+    // Before: "start 2" at ≈ 510 ms, while the first call ran on to ≈ 800 ms.
+    expect(at("start", "2"), lines.join("; ")).toBeGreaterThanOrEqual(at("end", "1"));
+    expect(json<{ nodes: { sync: { attempts: number } } }>(join(ws, "r/state.json")).nodes.sync.attempts).toBe(2);
+  }, 20_000);
+
+  it("a call still running a timeout after its own is not retried: the step fails, saying why", async () => {
+    const ws = scratch();
+    put(ws, "tools.mjs", slowTools(4000));
+    put(ws, "p.plan.yaml", slowPlan);
+    const r = await planspecAsync(ws, ["run", "p.plan.yaml", "--run-dir", "r", "--no-lint-gate", "--tools", "tools.mjs"]);
+    const node = json<{ nodes: { sync: { attempts: number; lastError: string } } }>(join(ws, "r/state.json")).nodes.sync;
+    // Before: a second call beside the first, both doing their effect.
+    expect(node.attempts).toBe(1);
+    expect(node.lastError).toContain('step "sync" timed out after 500ms');
+    expect(node.lastError).toContain('its tool "slow" has not stopped');
+    expect(r.stdout + r.stderr).toContain('its tool "slow" has not stopped');
+    expect(calls(ws).filter(([k]) => k === "start")).toHaveLength(1);
+  }, 20_000);
+});
