@@ -10,8 +10,8 @@ import { BIN, planspec, type Result } from "../cli/run-helpers.js";
 export { planspec, startPlanspec, waitFor } from "../cli/run-helpers.js";
 export { writeFile as put } from "../runtime/helpers.js";
 
-/** A fresh temp directory. */
-export const scratch = (): string => tempDir("planspec-sec-");
+/** A fresh temp directory: `prefix` and 6 random letters or digits (mkdtemp's). */
+export const scratch = (prefix = "planspec-sec-"): string => tempDir(prefix);
 
 /** Every regular file under `dir`, recursively (symlinks are not followed). */
 export function filesUnder(dir: string): string[] {
