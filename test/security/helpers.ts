@@ -3,14 +3,15 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { TEST_TOOLS, tempDir, writeFile } from "../runtime/helpers.js";
 import { BIN, planspec, type Result } from "../cli/run-helpers.js";
 
 export { planspec, startPlanspec, waitFor } from "../cli/run-helpers.js";
 export { writeFile as put } from "../runtime/helpers.js";
 
-/** A fresh temp directory. */
-export const scratch = (): string => tempDir("planspec-sec-");
+/** A fresh temp directory: `prefix` and 6 random letters or digits (mkdtemp's). */
+export const scratch = (prefix = "planspec-sec-"): string => tempDir(prefix);
 
 /** Every regular file under `dir`, recursively (symlinks are not followed). */
 export function filesUnder(dir: string): string[] {
@@ -111,6 +112,15 @@ steps:
 export function everything(ws: string, runDir: string, outputs: string[]): string {
   const status = planspec(ws, ["status", runDir, "--json"]);
   return [...outputs, status.stdout, status.stderr, ...filesUnder(join(ws, runDir)).map((f) => readFileSync(f, "utf8"))].join("\n");
+}
+
+/**
+ * Asserts that `text` holds no `needle`, and says where it does: a failed `not.toContain`
+ * prints all of `text`, over 1 MiB with an exec step's artifact, and its one line is lost.
+ */
+export function absent(text: string, needle: string): void {
+  const at = text.indexOf(needle);
+  expect(at, at < 0 ? undefined : `${JSON.stringify(needle)} in …${JSON.stringify(text.slice(Math.max(0, at - 80), at + needle.length + 40))}…`).toBe(-1);
 }
 
 /** An executable shell script `dir/name`. */
