@@ -24,7 +24,11 @@ export function startPlanspec(cwd: string, args: string[], env: Record<string, s
   return spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: "ignore" });
 }
 
-export async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+/**
+ * Polls `cond` every 20 ms for up to `ms`. 30 s by default, half a test's time: on 2 cores
+ * under a full run's load a CLI took more than 10 s to reach its first call.
+ */
+export async function waitFor(cond: () => boolean, ms = 30_000): Promise<void> {
   const t0 = Date.now();
   while (!cond()) {
     if (Date.now() - t0 > ms) throw new Error("timed out waiting");
