@@ -72,3 +72,25 @@ describe("SQL built from pieces that are not literals: code the plan does not sh
     expect(verdict(command)).toEqual(["read", false]);
   });
 });
+
+describe("sudo starts its program with a new environment (env_reset), not the line's exported variables", () => {
+  it.each([
+    // Under sudo X is unset: the child shell runs the default.
+    "export X=ls; sudo bash -c '${X:-rm -rf /data}'",
+    "export X=ls; sudo -u app sh -c '${X:-rm -rf /data}'",
+    "export X=ls; doas sh -c '${X:-rm -rf /data}'",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    // Kept: -E, --preserve-env, and what is assigned after sudo.
+    "export X=ls; sudo -E bash -c '${X:-rm -rf /data}'",
+    "export X=ls; sudo --preserve-env bash -c '${X:-rm -rf /data}'",
+    "export X=ls; sudo --preserve-env=X bash -c '${X:-rm -rf /data}'",
+    "sudo X=ls bash -c '${X:-rm -rf /data}'",
+    "export X=ls; bash -c '${X:-rm -rf /data}'",
+  ])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+});
