@@ -2123,9 +2123,12 @@ function keptEnvironment(options: readonly string[]): "all" | ReadonlySet<string
   return kept;
 }
 
-/** What a line hands its child processes, kept to `names`. */
+/**
+ * What a line hands its child processes, its variables kept to `names`. Those naming production are still named: the
+ * sudoers file may keep them (env_keep), and the plan does not show it.
+ */
 function keptLine(made: { line: Line; named: ReadonlyArray<readonly [string, string]> }, names: ReadonlySet<string>): { line: Line; named: ReadonlyArray<readonly [string, string]> } {
-  return { line: { vars: new Map([...made.line.vars].filter(([k]) => names.has(k))), sourced: false, exported: "all" }, named: made.named.filter(([k]) => names.has(k)) };
+  return { line: { vars: new Map([...made.line.vars].filter(([k]) => names.has(k))), sourced: false, exported: "all" }, named: made.named };
 }
 
 /** What a line hands its child processes: a line of the variables it and the lines it was taken from export, and those naming production (made once per line). */

@@ -290,6 +290,11 @@ describe("sudo starts its program with a new environment (env_reset), not the li
   ])("%s: a read", (command) => {
     expect(verdict(command)).toEqual(["read", false]);
   });
+
+  it("a variable naming production is still named under sudo (the sudoers file may keep it)", () => {
+    const named = commandEffects("export X=production; sudo bash -c './deploy.sh $X'").filter((e) => e.production !== undefined);
+    expect(named.map((e) => e.what)).toEqual(["`deploy.sh`"]);
+  });
 });
 
 describe("time: the new scans stay linear on 100k characters", () => {
