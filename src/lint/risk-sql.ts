@@ -94,7 +94,7 @@ const DESTRUCTIVE_ANYWHERE = /\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|VIEW|OWNED)|T
 /** The statements of `text` that write, with what they do. */
 export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
   if (context === "none" ? !UPPER_START.test(text) : !(context === "strong" ? CHEAP_STRONG : CHEAP).test(text) && !(context === "strong" && WRITING_FUNCTION_CHEAP.test(text))) return [];
-  const code = blank(text);
+  const code = blank(context === "strong" ? literalStatements(text) : text);
   const out: SqlEffect[] = [];
   let first = true;
   for (const statement of code.split(";")) {
@@ -289,6 +289,18 @@ function blank(text: string): string {
 /** The text with string literals joined by `||` or T-SQL's `+` written as one (`'DR' || 'OP TABLE t'` is `'DROP TABLE t'`). */
 function joinedLiterals(text: string): string {
   return text.includes("||") || text.includes("+") ? text.replace(/'\s*(?:\|\||\+)\s*N?'/g, "") : text;
+}
+
+/**
+ * The text with each statement given whole as a literal to EXEC or EXECUTE written as itself: `EXEC('SELECT 1')`,
+ * `EXECUTE 'DELETE FROM t'`, `EXEC sp_executesql N'…'`, `EXEC('DR' + 'OP TABLE t')` (joined). Only a statement's own
+ * EXEC: one inside a block (`DO $$ BEGIN EXECUTE '…'; END $$`) stays the block's.
+ */
+function literalStatements(text: string): string {
+  if (!/\bEXEC/i.test(text)) return text;
+  return joinedLiterals(text).replace(/(^|;)(\s*)EXEC(?:UTE)?\s*(?:sp_executesql\s+)?(\(\s*)?[NE]?'((?:[^']|'')*)'\s*(\))?\s*(?=;|$)/gi, (whole, lead: string, space: string, open?: string, body?: string, close?: string) =>
+    (open === undefined) !== (close === undefined) ? whole : `${lead}${space}${body!.replace(/''/g, "'")}`,
+  );
 }
 
 /**
