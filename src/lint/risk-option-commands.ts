@@ -105,9 +105,10 @@ export function optionCommands(program: string, args: readonly string[]): Option
     for (const [k, a] of args.entries()) {
       const ex = /^-[a-zA-Z]*c$|^--cmd$/.test(a) ? args[k + 1] : a.startsWith("+") ? a.slice(1) : undefined;
       if (ex !== undefined) exCommands(ex, out, state);
-      // A script the plan does not show: `vim -S x.vim` (Session.vim when no file follows), `-u x.vim`, `ex < script`.
+      // A script the plan does not show: `vim -S x.vim` (Session.vim when no file follows), `-u x.vim`, `ex < script`,
+      // and `vim -s keys.txt`, normal-mode keys (in ex mode `-s` is silent, and takes no file).
       const next = args[k + 1];
-      const script = a === "-S" ? (next === undefined || next.startsWith("-") ? "Session.vim" : next) : a === "-u" && !/^(?:NONE|NORC|DEFAULTS)$/.test(next ?? "NONE") ? next : exMode && a === "<" ? next : exMode && /^0?<[^<]/.test(a) ? a.replace(/^0?</, "") : undefined;
+      const script = a === "-S" ? (next === undefined || next.startsWith("-") ? "Session.vim" : next) : (a === "-u" && !/^(?:NONE|NORC|DEFAULTS)$/.test(next ?? "NONE")) || (a === "-s" && !exMode) ? next : exMode && a === "<" ? next : exMode && /^0?<[^<]/.test(a) ? a.replace(/^0?</, "") : undefined;
       if (script !== undefined && !/^\/dev\//.test(script)) out.push({ unshown: `${program} ${a.startsWith("-") ? `${a} ` : "< "}${script}` });
     }
   }

@@ -752,7 +752,7 @@ const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\
 /** `echo '…' | reader …`, `printf '…' | reader`: the text (group 3) and the command after the pipe (group 4). */
 const ECHOED_TO_READER = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|(?!\|)\s*([^|;&\n]*)/gs;
 /** A cheap test for ECHOED_TO_READER's readers behind a pipe. */
-const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:[^\s|;&]*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|ex|n?vim|redis-cli|mongosh|mongo)\b/;
+const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:[^\s|;&]*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|guile|racket|ex|n?vim|redis-cli|mongosh|mongo)\b/;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*0?<<<\s*(?:(?:\$(?="))?(["'])((?:(?!\5).)*)\5|(?!\$')((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;

@@ -250,6 +250,7 @@ describe("vim and ex: scripts by name, keys typed with :normal", () => {
     `vim -es -c 'exe "normal :!rm -rf /data\\r"' -c q`,
     "vim -c 'normal ggdG' -c x file",
     "vim -es -c 'normal! ggdG' -c wq file",
+    "vim -s keys.txt file",
   ])("%s: a destructive write", (command) => {
     expect(verdict(command)).toEqual(["write", true]);
   });
@@ -267,6 +268,7 @@ describe("vim and ex: scripts by name, keys typed with :normal", () => {
     "vim -u NONE -c q file",
     "vim -c 'normal! gg' -c 'q!' file",
     "ex -s file < /dev/null",
+    "vim -e -s -c 'g/x/p' -c 'q!' file",
     `vim -es -c 'echo "source x.vim"' -c 'q!' file`,
   ])("%s: a read", (command) => {
     expect(verdict(command)).toEqual(["read", false]);
@@ -280,6 +282,8 @@ describe("guile and racket: (system …), files deleted", () => {
     `guile -c '(delete-file "/data/x")'`,
     `racket -e '(system "rm -rf /data")'`,
     `racket -e '(delete-directory/files "/data")'`,
+    `echo '(system "rm -rf /data")' | guile`,
+    `guile <<< '(delete-file "/data/x")'`,
   ])("%s: a destructive write", (command) => {
     expect(verdict(command)).toEqual(["write", true]);
   });
@@ -288,6 +292,8 @@ describe("guile and racket: (system …), files deleted", () => {
     `guile -c '(display 1)'`,
     `guile -c '(display "(system \\"rm -rf x\\")")'`,
     `racket -e '(system "ls")'`,
+    `echo '(display 1)' | guile`,
+    `guile script.scm <<< '(delete-file "x")'`,
   ])("%s: a read", (command) => {
     expect(verdict(command)).toEqual(["read", false]);
   });
