@@ -319,11 +319,14 @@ const LEADING_LITERAL = /^[NE]?'(?:[^']|'')*'(?:\s*(?:\|\||\+)\s*[NE]?'(?:[^']|'
 function builtSql(raw: string): boolean {
   const text = raw.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, " ");
   const bodies = [...text.matchAll(/\$[A-Za-z_]*\$/g)].map((m) => m.index);
+  // (The `$$` marks before each site, counted once as the sites come in order.)
+  let marks = 0;
   for (const m of text.matchAll(DYNAMIC_SITE)) {
     const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 2048);
     // At the top level `EXECUTE name(1)` runs a prepared statement, `EXEC sp_helpdb` a procedure; in a `$$` body (PL/pgSQL)
     // and with a parenthesis or a literal (`EXEC('…')`) the word is an expression.
-    const inBody = bodies.filter((at) => at < m.index).length % 2 === 1;
+    while (marks < bodies.length && bodies[marks]! < m.index) marks++;
+    const inBody = marks % 2 === 1;
     if (m[1] !== undefined && !inBody && !/^[('"@]|^[NE]'/i.test(rest)) continue;
     if (builtExpression(text, m.index, rest, 0)) return true;
   }

@@ -339,6 +339,7 @@ describe("time: the new scans stay linear on 100k characters", () => {
     const built = (whats: string[]) => whats.some((w) => w.includes("built at run time"));
     expect(timed(`psql -c "DO \\$\\$ BEGIN ${"EXECUTE 'SELECT ' || 'x'; ".repeat(5000)} END \\$\\$"`)).toHaveLength(1);
     expect(built(timed(`psql -c "DO \\$\\$ BEGIN ${"EXECUTE (((".repeat(10000)} END \\$\\$"`))).toBe(true);
+    expect(built(timed(`psql -c "${"DO \\$\\$ BEGIN EXECUTE 'SELECT 1'; END \\$\\$; ".repeat(20000)}"`))).toBe(false);
     expect(timed(`sqlcmd -Q "${"EXEC('SELECT 1'); ".repeat(8000)}"`)).toEqual([]);
     expect(timed(`sqlcmd -Q "EXEC('${"''".repeat(60000)}"`)).toHaveLength(1);
     expect(timed(`sqlcmd -Q "${"; EXEC '".repeat(20000)}"`).length).toBeGreaterThan(0);
