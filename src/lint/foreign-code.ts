@@ -10,13 +10,25 @@
  */
 import type { OptionCommand } from "./risk-option-commands.js";
 
+/**
+ * A shell with nothing to run but what reaches it: commands from the network (`EXEC:/bin/bash`, `nc -e /bin/sh`) or
+ * what a program writes to it (`popen("sh", "w")`, perl's `open(P, "| sh")`, Tcl's `open |sh w`).
+ */
+export const BARE_SHELL = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-[a-z]+)*\s*$/;
+
 /** What a foreign program names: a command line to read, code the plan does not show, or a file effect of its own. */
 const write = (what: string): OptionCommand => ({ effect: { destructive: false, what } });
 const destroy = (what: string): OptionCommand => ({ effect: { destructive: true, what } });
 
 interface Language {
-  /** The calls that run a command line: group 2 is the line (group 1 a quote, or empty). */
+  /** The calls that run a command line: group 2 is the line (group 1 a quote, or empty), or group 4 for a second form. */
   runs: RegExp;
+  /** Calls whose first argument is a program and the second its arguments (R's `system2("find", c(".", "-delete"))`): group 2 the program. */
+  argv?: RegExp;
+  /** A command pipe opened (Tcl's `open "|rm -rf x"`, `open |sh w`): group 1, 2 or 3 the line. */
+  pipes?: RegExp;
+  /** Functions named to a caller (R's `do.call("unlink", …)`, `match.fun("unlink")(…)`) written as calls of them. */
+  named?: (code: string) => string;
   /** Calls (matched on the code with its strings blanked) that remove files, and that write them. */
   destroys?: RegExp;
   writes?: RegExp;
@@ -35,7 +47,9 @@ const LUA: Language = {
   comment: "--",
 };
 const R: Language = {
-  runs: /\bsystem2?\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g,
+  runs: /\bsystem\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g,
+  argv: /\bsystem2\s*\(\s*(["'])((?:(?!\1)[^\\]|\\.)*)\1/g,
+  named: (code) => code.replace(/\b(?:do\.call\s*\(\s*(["']?)([\w.:]+)\1\s*,|match\.fun\s*\(\s*(["']?)([\w.:]+)\3\s*\)\s*\()/g, (_m, _q, a: string | undefined, _r, b: string | undefined) => `${a ?? b}(`),
   destroys: /\b(?:unlink|file\.remove|fs::(?:file_delete|dir_delete))\s*\(/g,
   writes: /\b(?:writeLines|write\.csv2?|write\.table|write|saveRDS|save|file\.rename|file\.copy|file\.create|file\.append|dir\.create|writeBin|writeChar|sink|Sys\.chmod)\s*\(/g,
   builds: /\bsystem2?\s*\(\s*(?!["'\s])/g,
@@ -53,10 +67,21 @@ const JULIA: Language = {
 /** Tcl, and expect (Tcl with spawn): commands stand first in a line, after `;`, or in brackets. */
 const TCL: Language = {
   runs: /(?:^|[;\n\[{])\s*(?:spawn|exec|system)()\s+([^;\n\]}]+)/g,
+  pipes: /(?:^|[;\n\[{])\s*open\s+(?:"\|([^"]*)"|\{\|([^}]*)\}|\|([^\s\]};]+))/g,
   destroys: /(?:^|[;\n\[{])\s*file\s+delete\b/g,
   writes: /(?:^|[;\n\[{])\s*(?:file\s+(?:rename|copy|mkdir|link)\b|open\s+\S+\s+["{]?[wa])/g,
   quotes: "",
   comment: "",
+};
+
+/** Scheme (guile, racket): `(system "…")` a command line, `(system* "rm" "-rf" p)` a program and its arguments. */
+const SCHEME: Language = {
+  runs: /\(\s*(?:system|process)\s+(")((?:[^"\\]|\\.)*)"|\(\s*(?:system\*|process\*)()\s+((?:"(?:[^"\\]|\\.)*"\s*)+)/g,
+  destroys: /\(\s*(?:delete-file|delete-directory(?:\/files)?|rmdir)(?=[\s)])/g,
+  writes: /\(\s*(?:rename-file|copy-file|make-directory|mkdir|with-output-to-file|call-with-output-file|open-output-file)(?=[\s)])/g,
+  builds: /\(\s*system\*?\s+(?!["\s])/g,
+  quotes: "\"",
+  comment: ";",
 };
 
 /** The languages by program. */
@@ -70,22 +95,46 @@ const LANGUAGES: Readonly<Record<string, Language>> = {
   wish: TCL,
   jimsh: TCL,
   expect: TCL,
+  guile: SCHEME,
+  racket: SCHEME,
 };
 
 /** The programs whose code foreignCode reads, and those that read it on stdin when given no script. */
 export const FOREIGN_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(LANGUAGES));
 
 /** What `program`'s code does: the command lines it runs, and the files it removes or writes. */
-export function foreignCode(program: string, code: string): OptionCommand[] {
+export function foreignCode(program: string, text: string): OptionCommand[] {
+  let code = text;
   const language = LANGUAGES[program];
   if (language === undefined) return [];
   const out: OptionCommand[] = [];
-  for (const m of code.matchAll(language.runs)) out.push({ command: m[2]!.replace(/\\(.)/g, "$1") });
+  if (language.named) code = language.named(code);
+  // (A shell given nothing to run, `open |sh w`, runs what the program writes to it.)
+  const run = (line: string): number => out.push(BARE_SHELL.test(line) ? { unshown: `${program} ${line.trim()} on a pipe` } : { command: line });
+  for (const m of code.matchAll(language.runs)) run((m[2] ?? m[4]!).replace(/\\(.)/g, "$1"));
+  for (const m of language.pipes ? code.matchAll(language.pipes) : []) run(m[1] ?? m[2] ?? m[3]!);
+  for (const m of language.argv ? code.matchAll(language.argv) : []) {
+    const given = programArguments(code.slice(m.index + m[0].length, m.index + m[0].length + 2048));
+    if (given === undefined) out.push({ unshown: `${program} ${m[0]}, …)` });
+    else run([m[2]!, ...given].join(" "));
+  }
   const blanked = blank(code, language);
   for (const m of language.destroys ? blanked.matchAll(language.destroys) : []) out.push(destroy(`${program} ${m[0].replace(/^[\s;\n[{]+|\s*\($/g, "")}`));
   for (const m of language.writes ? blanked.matchAll(language.writes) : []) out.push(write(`${program} ${m[0].replace(/^[\s;\n[{]+|\s*\(.*$/g, "")}`));
   for (const m of language.builds ? blanked.matchAll(language.builds) : []) out.push({ unshown: `${program} ${m[0].trim()}…)` });
   return out;
+}
+
+/**
+ * The arguments after a program in R's `system2(program, args)`, pasted as R pastes them (`c("-rf", "/data")`, one
+ * string, none); undefined when they are built at run time (a name, `paste(…)`, `shQuote(…)`): not shown.
+ */
+function programArguments(rest: string): string[] | undefined {
+  if (/^\s*(?:\)|,\s*[A-Za-z_.]+\s*=)/.test(rest)) return [];
+  const m = /^\s*,\s*(?:c\s*\(([^()]*)\)|((["'])(?:(?!\3)[^\\]|\\.)*\3))\s*[,)]/.exec(rest);
+  const literals = m?.[1] ?? m?.[2];
+  if (literals === undefined || !/^\s*(?:(["'])(?:(?!\1)[^\\]|\\.)*\1\s*(?:,\s*|$))*$/.test(literals)) return undefined;
+  return [...literals.matchAll(/(["'])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((s) => s[2]!);
 }
 
 /** The code with the inside of its strings and its comments replaced by spaces. */
@@ -148,6 +197,12 @@ export function exCommands(text: string, out: OptionCommand[], state = { emptied
     // `exe "!rm -rf x"`, `execute 'call delete("x")'`: the string is an ex command.
     const exe = /^exe(?:c(?:u(?:te?)?)?)?\s+(["'])((?:(?!\1)[^\\]|\\.)*)\1\s*$/.exec(one);
     if (exe) exCommands(exe[2]!, out, state);
+    // `source x.vim`, `runtime x.vim`: a script the plan does not show.
+    if (/^(?:so(?:u(?:r(?:ce?)?)?)?|ru(?:n(?:t(?:i(?:me?)?)?)?)?)!?\s+\S/.test(one)) out.push({ unshown: `vim ${one}` });
+    // `normal ggdG` empties the buffer as `%d` does; `exe "normal :!rm -rf x\r"` types an ex command.
+    const keys = /^norm(?:a(?:l)?)?!?\s+(.*)$/.exec(one)?.[1];
+    if (keys !== undefined && /gg(?:"\w)?dG|ggVG[dx]/.test(keys)) state.emptied = true;
+    if (keys?.includes(":")) exCommands(keys.slice(keys.indexOf(":") + 1).replace(/\\r|<CR>|\r/gi, "\n"), out, state);
     if (EX_WHOLE_DELETE.test(one)) state.emptied = true;
     const saved = EX_WRITE.exec(one);
     if (saved) out.push(state.emptied ? destroy(`vim %d|${saved[0]}`) : write(`vim ${saved[0]}`));

@@ -9,6 +9,7 @@
  * code with its strings and comments blanked, so `print("never call shutil.rmtree")` reads.
  */
 import type { Risk } from "../ir.js";
+import { BARE_SHELL } from "./foreign-code.js";
 import { closing, sqlEffects } from "./risk-sql.js";
 
 export interface CodeEffect {
@@ -97,6 +98,12 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   const code = plainNames(raw);
   const blanked = blankCode(code, language);
   const out: CodeEffect[] = [];
+  // A shell given nothing to run (`popen("sh", "w")`, `spawn("sh")`, perl's `open(P, "| sh")`) runs what the code writes to it.
+  const run = (line: string): void => {
+    if (BARE_SHELL.test(line)) out.push(D(`${line.trim()} on a pipe (the plan does not show what the code writes to it)`));
+    else command(line);
+  };
+  const runArgv = (words: string[]): void => (BARE_SHELL.test(words.join(" ")) ? run(words.join(" ")) : argv(words));
   const methodIn = (name: string, unknownSends: boolean): void => {
     if (/^(?:None|null|undefined|true|false|True|False|self|this)$/.test(name)) return;
     const value = assignedString(code, name)?.toUpperCase();
@@ -152,10 +159,14 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     const at = m.index + m[0].length;
     const args = code.slice(at, closingParen(blanked, at - 1));
     const list = /^\s*\[([^\]]*)\]/.exec(args);
-    if (list) argv(stringsIn(list[1]!));
+    if (list) runArgv(stringsIn(list[1]!));
     else {
       const first = stringsIn(args)[0];
-      if (first !== undefined) command(first);
+      // `execFileSync("find", [".", "-delete"])`, `system("find", ".", "-delete")`: a program, then its arguments
+      // (popen's second argument is its mode).
+      const vector = first === undefined || /popen/i.test(m[0]) ? [] : programArguments(args, blanked.slice(at, at + args.length));
+      if (vector.length > 1) runArgv(vector);
+      else if (first !== undefined) run(first);
       // `os.system(cmd)`, `execSync(process.argv[1])`: the string or list the name was given, else a command the
       // plan does not show (python's own `exec(code)` is read below).
       else if (!(language === "python" && /^exec\b/.test(m[0])) && /^\s*[^\s)]/.test(args)) {
@@ -169,6 +180,9 @@ export function codeEffects(raw: string, language: Language, command: (line: str
   }
   // `getattr(os, name)(…)`, `fs[name](…)`: a function of a module that removes and runs things, chosen at run time.
   if (/\bgetattr\s*\(\s*(?:os|shutil|subprocess|posix|pathlib)\s*,|\b(?:fs|child_process|FileUtils)\s*\[\s*[^\s"'`\]]/.test(blanked)) built = true;
+  // `process.binding("spawn_sync").spawn(…)`, `new ChildProcess().spawn(…)`: the machinery under child_process, whose
+  // options (`{file, args}`) are not read as a command.
+  if (language === "js" && (/\bprocess\s*\.\s*(?:_linkedBinding|binding)\s*\(\s*(["'`])(?:spawn_sync|process_wrap)\1/.test(code) || /\bChildProcess\b/.test(blanked))) built = true;
   if (built) out.push(D("a command or call chosen at run time (the plan does not show it)"));
   // `asyncio.create_subprocess_exec("rm", "-rf", p)`, `new Deno.Command("rm", { args: [...] })`, `Deno.run({ cmd: [...] })`,
   // `sh.rm("-rf", p)` (the sh package), plumbum's `local["rm"]("-rf", p)`: a program and its arguments, as strings.
@@ -187,26 +201,24 @@ export function codeEffects(raw: string, language: Language, command: (line: str
     if (words.length > 1) argv(words.slice(1));
   }
   // `open(my $p, "|-", "rm", "-rf", $d)`, `open(P, "rm -rf x |")`, `open(P, "| sh")`: perl runs a command on a pipe.
-  if (language === "perl") for (const m of blanked.matchAll(/\bopen\s*\(/g)) {
+  // (`open P, "| sh"` without parentheses: to the statement's end.)
+  if (language === "perl") for (const m of blanked.matchAll(/\bopen\b\s*(\(?)/g)) {
     const at = m.index + m[0].length;
-    const words = stringsIn(code.slice(at, closingParen(blanked, at - 1)));
+    const semi = blanked.slice(at, at + ARG_SPAN).indexOf(";");
+    const words = stringsIn(code.slice(at, m[1] ? closingParen(blanked, at - 1) : semi < 0 ? at + ARG_SPAN : at + semi));
     const mode = words.findIndex((w) => /^\s*(?:\|-|-\|)\s*$/.test(w));
-    if (mode >= 0 && words.length > mode + 2) argv(words.slice(mode + 1));
-    else if (mode >= 0 && words[mode + 1] !== undefined) command(words[mode + 1]!);
+    if (mode >= 0 && words.length > mode + 2) runArgv(words.slice(mode + 1));
+    else if (mode >= 0 && words[mode + 1] !== undefined) run(words[mode + 1]!);
     else for (const w of words) {
       const piped = /^\s*\|(.*)$|^(.*)\|\s*$/s.exec(w);
-      if (!piped) continue;
-      const line = (piped[1] ?? piped[2]!).trim();
-      // A shell on the pipe runs what the program prints to it.
-      if (/^(?:\S*\/)?(?:sh|bash|zsh|dash|ksh)(?:\s+-\w+)*$/.test(line)) out.push(D("open(…, \"| sh\") (the plan does not show what it prints)"));
-      else command(line);
+      if (piped) run((piped[1] ?? piped[2]!).trim());
     }
   }
   if (language === "perl" || language === "ruby") for (const m of blanked.matchAll(/\b(?:system|exec|spawn)\s+(?=["'])/g)) {
     const end = blanked.slice(m.index).search(/;|$/);
     const words = stringsIn(code.slice(m.index + m[0].length, m.index + end));
-    if (words.length > 1) argv(words);
-    else if (words[0] !== undefined) command(words[0]);
+    if (words.length > 1) runArgv(words);
+    else if (words[0] !== undefined) run(words[0]);
   }
   // `qx(rm -rf p)`, `%x(rm -rf p)`: a command in Perl and Ruby.
   if (language === "perl" || language === "ruby") for (const m of code.matchAll(/(?:\bqx|%x)\s*([({\[\/|!])([^)}\]\/|!]*)/g)) command(m[2]!);
@@ -264,7 +276,8 @@ function plainNames(raw: string): string {
     .replace(/\bgetattr\s*\(\s*([A-Za-z_][\w.]*)\s*,\s*(["'])([A-Za-z_]\w*)\2\s*\)/g, "$1.$3")
     // Ruby's `FileUtils.send(:rm_rf, p)`, `.public_send("rm_rf", p)`: the method named.
     .replace(/\.(?:public_send|send|__send__)\s*\(\s*(?::(\w+)|(["'])(\w+)\2)\s*(,|\))/g, (_m, sym: string | undefined, _q, str: string | undefined, end: string) => `.${sym ?? str}(${end === ")" ? ")" : ""}`)
-    .replace(/\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2"));
+    // (A subscript, not a list: `["bash"]` is an argv.)
+    .replace(/(?<=[\w$)\]]\s*)\[\s*(["'`])([A-Za-z_$][\w$]*)\1\s*\]/g, ".$2"));
 }
 
 /**
@@ -318,6 +331,22 @@ function topLevelArgs(text: string): string[] {
   }
   if (text.slice(start).trim() !== "") out.push(text.slice(start));
   return out;
+}
+
+/**
+ * A call's leading literal arguments as one argv, given its arguments' text and the same text blanked: `"find", [".",
+ * "-delete"]` and `"find", ".", "-delete"` are find's; they end at the first that is not a string or a list of them.
+ */
+function programArguments(args: string, blanked: string): string[] {
+  const words: string[] = [];
+  let at = 0;
+  for (const part of topLevelArgs(blanked)) {
+    const text = args.slice(at, at + part.length);
+    at += part.length + 1;
+    if (/^\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*$/.test(text) || (words.length > 0 && /^\s*\[\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*)*\]\s*$/.test(text))) words.push(...stringsIn(text));
+    else break;
+  }
+  return words;
 }
 
 /** The string literals of a piece of code, unescaped enough to read them as a command or SQL. */

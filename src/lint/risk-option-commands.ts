@@ -7,7 +7,7 @@
  * Tcl and expect: foreign-code.ts; AppleScript's `do shell script`, PowerShell's command line).
  * The shell reader reads each such command line as it reads any.
  */
-import { exCommands, foreignCode } from "./foreign-code.js";
+import { BARE_SHELL, exCommands, foreignCode } from "./foreign-code.js";
 
 /**
  * A command line an option hands the program, one built from input the plan does not show (`unshown`), or a file
@@ -30,7 +30,7 @@ const TAR_COMMAND_NEXT = /^(?:-I|--to-command|--use-compress-program|--info-scri
 export const OPTION_COMMAND_PROGRAMS: ReadonlySet<string> = new Set([
   ...["ssh", "autossh", "scp", "sftp", "git", "tar", "gtar", "bsdtar", "zip", "rsync", "sed", "gsed", "socat", "ncat", "nc", "netcat", "man"],
   ...["make", "gmake", "vim", "vi", "nvim", "view", "ex", "gvim", "start-stop-daemon"],
-  ...["lua", "luajit", "Rscript", "R", "julia", "osascript", "expect", "pwsh", "powershell", "powershell.exe", "pwsh.exe"],
+  ...["lua", "luajit", "Rscript", "R", "julia", "osascript", "expect", "guile", "racket", "pwsh", "powershell", "powershell.exe", "pwsh.exe"],
 ]);
 
 /** Languages the code reader does not read: the option that takes the program, and the calls in it that run a command line (group 2, or 1). */
@@ -42,15 +42,14 @@ const FOREIGN_CODE: Readonly<Record<string, { option: RegExp; runs?: RegExp }>> 
   R: { option: /^-e$/ },
   julia: { option: /^-[eE]$/ },
   expect: { option: /^-c$/ },
+  guile: { option: /^-c$/ },
+  racket: { option: /^-e$/ },
   osascript: { option: /^-e$/, runs: /\bdo shell script\s+(")((?:[^"\\]|\\.)*)"/g },
 };
 
 /** PowerShell's options that take its command line, and those that take it encoded (code the plan does not show). */
 const PWSH_COMMAND = /^-(?:c|command)$/i;
 const PWSH_ENCODED = /^-(?:e|ec|enc|encodedcommand)$/i;
-
-/** A shell with nothing to run but what reaches it (`EXEC:/bin/bash`, `nc -e /bin/sh`): commands from the network. */
-const BARE_SHELL = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-[a-z]+)*\s*$/;
 
 /** The command lines `program`'s options (its words after it, `args`) hand it to run. */
 export function optionCommands(program: string, args: readonly string[]): OptionCommand[] {
@@ -101,9 +100,16 @@ export function optionCommands(program: string, args: readonly string[]): Option
   // `vim -c ':!rm -rf y'`, `vim +'!…'`, `ex -sc '%d|x' f`, `vim -c 'call delete("x")'`: ex commands, in order.
   if (/^(?:vim|vi|nvim|view|ex|gvim)$/.test(program)) {
     const state = { emptied: false };
+    // (Ex mode reads its commands on stdin: `ex -s f < script`.)
+    const exMode = program === "ex" || args.some((a) => /^-[a-zA-Z]*[eE][a-zA-Z]*$/.test(a));
     for (const [k, a] of args.entries()) {
       const ex = /^-[a-zA-Z]*c$|^--cmd$/.test(a) ? args[k + 1] : a.startsWith("+") ? a.slice(1) : undefined;
       if (ex !== undefined) exCommands(ex, out, state);
+      // A script the plan does not show: `vim -S x.vim` (Session.vim when no file follows), `-u x.vim`, `ex < script`,
+      // and `vim -s keys.txt`, normal-mode keys (in ex mode `-s` is silent, and takes no file).
+      const next = args[k + 1];
+      const script = a === "-S" ? (next === undefined || next.startsWith("-") ? "Session.vim" : next) : (a === "-u" && !/^(?:NONE|NORC|DEFAULTS)$/.test(next ?? "NONE")) || (a === "-s" && !exMode) ? next : exMode && a === "<" ? next : exMode && /^0?<[^<]/.test(a) ? a.replace(/^0?</, "") : undefined;
+      if (script !== undefined && !/^\/dev\//.test(script)) out.push({ unshown: `${program} ${a.startsWith("-") ? `${a} ` : "< "}${script}` });
     }
   }
   // `start-stop-daemon --start --exec /bin/rm -- -rf y`: the program it starts, with the words after `--`.

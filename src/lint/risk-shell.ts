@@ -752,7 +752,7 @@ const ECHOED_TO_SHELL = /\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\
 /** `echo '…' | reader …`, `printf '…' | reader`: the text (group 3) and the command after the pipe (group 4). */
 const ECHOED_TO_READER = /\b(echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\2).)*)\2\s*\|(?!\|)\s*([^|;&\n]*)/gs;
 /** A cheap test for ECHOED_TO_READER's readers behind a pipe. */
-const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:[^\s|;&]*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|ex|n?vim|redis-cli|mongosh|mongo)\b/;
+const PIPED_READER = /\|\s*(?:[^\s|;&]+\s+)*?(?:[^\s|;&]*\/)?(?:tclsh|wish|jimsh|expect|lua|luajit|R|Rscript|julia|guile|racket|ex|n?vim|redis-cli|mongosh|mongo)\b/;
 
 /** A program given on stdin: `echo '…' | python3 [-]`, `printf '…' | node`, `python3 - <<< '…'`, `sh <<< '…'`. */
 const STDIN_PROGRAM = /(?:\b(?:echo|printf)\s+(?:-\w+\s+)*(["'])((?:(?!\1).)*)\1\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php))(?:\s+-)?\s*(?=$|[;&|)\n])|(?:^|[;&|(\n][ \t]*)((?:[^\s/|;&()<>]*\/)*(?:python[0-9.]*|node|ruby|perl|php|sh|bash|zsh|dash|ksh))(?:\s+-[a-z]*|\s+-s(?:\s+[^\s<>|;&()]+)*)?\s*0?<<<\s*(?:(?:\$(?="))?(["'])((?:(?!\5).)*)\5|(?!\$')((?:[^\s'"\\;&|()<>]|\\.)+)))/gs;
@@ -2092,9 +2092,14 @@ function exportedVars(text: string): ReadonlySet<string> | "all" | undefined {
  * `X=prod; bash -c '…$X'`), nor what they say of production.
  */
 function childLine(line: Line, prefix: readonly string[], text: string): Line {
-  const inherited = exportedLine(line);
+  // sudo, doas and pkexec start the program with an environment of their own (sudo's env_reset, its default): the
+  // line's variables reach it only when kept (`sudo -E`, `--preserve-env[=A,B]`) or assigned after them (`sudo X=1 sh -c`).
+  let reset = -1;
+  for (const [k, w] of prefix.entries()) if (ENV_RESETTERS.has(basename(w))) reset = k;
+  const kept = reset < 0 ? "all" : keptEnvironment(prefix.slice(reset + 1));
+  const inherited = kept === "all" ? exportedLine(line) : keptLine(exportedLine(line), kept);
   const vars = new Map<string, string>();
-  for (const a of prefix) if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) vars.set(a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1));
+  for (const a of prefix.slice(reset + 1)) if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) vars.set(a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1));
   const named = [...[...vars].filter(([, v]) => PRODUCTION.test(v)), ...inherited.named];
   // (All of it is the child's environment, handed on to its own children.)
   if (named.length === 0) return { vars, sourced: line.sourced, outer: inherited.line, exported: "all" };
@@ -2102,6 +2107,28 @@ function childLine(line: Line, prefix: readonly string[], text: string): Line {
   const byName = BY_NAME.test(text);
   const productionExpanded = named.find(([n]) => byName || SHELL_PATH_VARS.has(n) || expanded.has(n))?.[1];
   return { vars, sourced: line.sourced, outer: inherited.line, exported: "all", production: named[0]![1], expanded, ...(productionExpanded !== undefined ? { productionExpanded } : {}) };
+}
+
+/** The programs that start another with an environment of their own, not their caller's. */
+const ENV_RESETTERS: ReadonlySet<string> = new Set(["sudo", "doas", "pkexec"]);
+
+/** The variables sudo's options keep (`-E`, `--preserve-env`: all; `--preserve-env=A,B`: those), given its words after it. */
+function keptEnvironment(options: readonly string[]): "all" | ReadonlySet<string> {
+  const kept = new Set<string>();
+  for (const o of options) {
+    if (!o.startsWith("-")) break;
+    if (/^-[a-zA-Z]*E[a-zA-Z]*$|^--preserve-env$/.test(o)) return "all";
+    if (o.startsWith("--preserve-env=")) for (const n of o.slice(15).split(",")) kept.add(n);
+  }
+  return kept;
+}
+
+/**
+ * What a line hands its child processes, its variables kept to `names`. Those naming production are still named: the
+ * sudoers file may keep them (env_keep), and the plan does not show it.
+ */
+function keptLine(made: { line: Line; named: ReadonlyArray<readonly [string, string]> }, names: ReadonlySet<string>): { line: Line; named: ReadonlyArray<readonly [string, string]> } {
+  return { line: { vars: new Map([...made.line.vars].filter(([k]) => names.has(k))), sourced: false, exported: "all" }, named: made.named };
 }
 
 /** What a line hands its child processes: a line of the variables it and the lines it was taken from export, and those naming production (made once per line). */

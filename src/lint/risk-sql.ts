@@ -94,7 +94,7 @@ const DESTRUCTIVE_ANYWHERE = /\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|VIEW|OWNED)|T
 /** The statements of `text` that write, with what they do. */
 export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
   if (context === "none" ? !UPPER_START.test(text) : !(context === "strong" ? CHEAP_STRONG : CHEAP).test(text) && !(context === "strong" && WRITING_FUNCTION_CHEAP.test(text))) return [];
-  const code = blank(text);
+  const code = blank(context === "strong" ? literalStatements(text) : text);
   const out: SqlEffect[] = [];
   let first = true;
   for (const statement of code.split(";")) {
@@ -109,6 +109,8 @@ export function sqlEffects(text: string, context: SqlContext): SqlEffect[] {
   // Dynamic SQL and code blocks run statements the blanking hid in strings: a destructive
   // one written anywhere in such a text makes their effect destructive (its pieces joined: `'DR' || 'OP TABLE t'`).
   if (context === "strong" && out.some((e) => e.dynamic) && DESTRUCTIVE_ANYWHERE.test(joinedLiterals(text))) for (const e of out) if (e.dynamic) e.destructive = true;
+  // A statement built from pieces that are not literals (`EXECUTE chr(68) || 'ROP TABLE t'`, `PREPARE s FROM @q`): not shown.
+  if (context === "strong" && out.some((e) => e.dynamic) && builtSql(text)) out.push({ risk: "write", destructive: true, what: "SQL built at run time (the plan does not show it)" });
   const kept = out.filter((e) => !e.lookUp || e.destructive);
   for (const e of kept) {
     delete e.dynamic;
@@ -284,9 +286,71 @@ function blank(text: string): string {
     .replace(/(?<![\w\]])\[(\w+)\]/g, "$1");
 }
 
-/** The text with string literals joined by `||` written as one (`'DR' || 'OP TABLE t'` is `'DROP TABLE t'`). */
+/** The text with string literals joined by `||` or T-SQL's `+` written as one (`'DR' || 'OP TABLE t'` is `'DROP TABLE t'`). */
 function joinedLiterals(text: string): string {
-  return text.includes("||") ? text.replace(/'\s*\|\|\s*'/g, "") : text;
+  return text.includes("||") || text.includes("+") ? text.replace(/'\s*(?:\|\||\+)\s*N?'/g, "") : text;
+}
+
+/**
+ * The text with each statement given whole as a literal to EXEC or EXECUTE written as itself: `EXEC('SELECT 1')`,
+ * `EXECUTE 'DELETE FROM t'`, `EXEC sp_executesql N'…'`, `EXEC('DR' + 'OP TABLE t')` (joined). Only a statement's own
+ * EXEC: one inside a block (`DO $$ BEGIN EXECUTE '…'; END $$`) stays the block's.
+ */
+function literalStatements(text: string): string {
+  if (!/\bEXEC/i.test(text)) return text;
+  return joinedLiterals(text).replace(/(^|;)(\s*)EXEC(?:UTE)?\s*(?:sp_executesql\s+)?(\(\s*)?[NE]?'((?:[^']|'')*)'\s*(\))?\s*(?=;|$)/gi, (whole, lead: string, space: string, open?: string, body?: string, close?: string) =>
+    (open === undefined) !== (close === undefined) ? whole : `${lead}${space}${body!.replace(/''/g, "'")}`,
+  );
+}
+
+/**
+ * Where dynamic SQL is handed its statement: PL/pgSQL's and T-SQL's EXECUTE, `EXEC(…)`, MySQL's `PREPARE s FROM`,
+ * `sp_executesql` (group 1: EXEC or EXECUTE, whose word after it may be a name rather than a statement).
+ */
+const DYNAMIC_SITE = /\b(EXEC(?:UTE)?)\b\s*|\bPREPARE\s+\w+\s+FROM\s+|\bsp_executesql\s+/gi;
+/** A literal (`'…'`, `N'…'`, `E'…'`) with those joined to it by `||` or `+`. */
+const LEADING_LITERAL = /^[NE]?'(?:[^']|'')*'(?:\s*(?:\|\||\+)\s*[NE]?'(?:[^']|'')*')*\s*/i;
+
+/**
+ * Whether a dynamic statement in `text` is built from pieces the plan does not show: a function of them (`chr(68) ||
+ * …`, `concat(…)`), a variable not assigned in the text, or a literal piece that does not start with a whole verb
+ * (`'DR' || chr(79)`, `format('%s', …)`). `'SELECT ' || quote_ident(t)` and `format('ANALYZE %I', t)` show theirs.
+ */
+function builtSql(raw: string): boolean {
+  const text = raw.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, " ");
+  const bodies = [...text.matchAll(/\$[A-Za-z_]*\$/g)].map((m) => m.index);
+  // (The `$$` marks before each site, counted once as the sites come in order.)
+  let marks = 0;
+  for (const m of text.matchAll(DYNAMIC_SITE)) {
+    const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 2048);
+    // At the top level `EXECUTE name(1)` runs a prepared statement, `EXEC sp_helpdb` a procedure; in a `$$` body (PL/pgSQL)
+    // and with a parenthesis or a literal (`EXEC('…')`) the word is an expression.
+    while (marks < bodies.length && bodies[marks]! < m.index) marks++;
+    const inBody = marks % 2 === 1;
+    if (m[1] !== undefined && !inBody && !/^[('"@]|^[NE]'/i.test(rest)) continue;
+    if (builtExpression(text, m.index, rest, 0)) return true;
+  }
+  return false;
+}
+
+/** Whether the expression at the start of `rest` (a dynamic statement, at `at` in `text`) is built: see builtSql. */
+function builtExpression(text: string, at: number, rest: string, depth: number): boolean {
+  const expression = rest.replace(/^[\s(]+/, "");
+  const format = /^format\s*\(\s*/i.exec(expression);
+  const literal = LEADING_LITERAL.exec(format ? expression.slice(format[0].length) : expression);
+  if (literal) {
+    // (A literal alone is read where it stands, `'DR' || 'OP TABLE t'` joined; one continued by a piece that is not
+    // a literal shows its statement when the literals start with a whole word.)
+    const joined = [...literal[0].matchAll(/'((?:[^']|'')*)'/g)].map((p) => p[1]).join("");
+    const continued = format !== null || /^(?:\|\||\+)/.test(expression.slice(literal[0].length));
+    return continued && !/^\s*[A-Za-z]+\s/.test(joined);
+  }
+  const name = /^@?[A-Za-z_]\w*(?!\s*\()/.exec(expression)?.[0];
+  if (name === undefined || depth > 1) return true;
+  // `q text := 'SELECT 1'`, `SET @q = CONCAT(…)`, `DECLARE @s nvarchar(100) = 'DR' + …`: the value the variable was given.
+  const before = text.slice(Math.max(0, at - 2048), at);
+  const assigned = new RegExp(`(?:^|[\\s;(,])${name.replace(/[$@]/g, "\\$&")}\\b[\\w\\s()]*?(?::=|=)\\s*`, "i").exec(before);
+  return assigned === null || builtExpression(before, assigned.index, before.slice(assigned.index + assigned[0].length), depth + 1);
 }
 
 /** Blanks `$tag$ ... $tag$` bodies in one pass (a backreference regex is quadratic on many `$`). */
