@@ -10,7 +10,7 @@ import { evaluateCriteria, type Judge } from "./criteria.js";
 import type { Gateway } from "./gateway.js";
 import { outputSchemaError } from "./output-schema.js";
 import { inlineCopy, recordedResult, ResultLostError } from "./recorded.js";
-import { StepTimeoutError } from "./retry.js";
+import { maxAttemptsOf, StepTimeoutError } from "./retry.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, formatSize, jsonSize } from "./limits.js";
 import { evaluateKey } from "./keys.js";
 import { PermanentStepError, runStepBody } from "./step.js";
@@ -35,6 +35,9 @@ export interface AttemptInput {
   /** The largest output the step may return, in bytes (default 16 MiB). */
   maxOutputBytes?: number;
 }
+
+/** The longest a retry waits for a call of the attempt before it that did not heed its timeout. */
+const STRAGGLER_WAIT_MS = 10_000;
 
 /** Runs one attempt; never throws (failures come back as `{ kind: "error" }`). */
 export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
@@ -87,9 +90,9 @@ export async function runAttempt(a: AttemptInput): Promise<AttemptResult> {
     if (verdict.ok === "ask") return { kind: "ask", output, art, criterion: verdict.criterion };
     return { kind: "ok", output, art, adopted: false };
   } catch (error) {
-    // A call left running past the timeout, a timeout later still: a retry would run beside it.
-    if (error instanceof StepTimeoutError && error.stillRunning === undefined) {
-      const tool = await abort.stillRunning(error.ms);
+    // A call left running past the timeout, a timeout later still (10 s at most): a retry would run beside it.
+    if (error instanceof StepTimeoutError && error.stillRunning === undefined && a.state.attempts < maxAttemptsOf(node)) {
+      const tool = await abort.stillRunning(Math.min(error.ms, STRAGGLER_WAIT_MS));
       if (tool !== undefined) return { kind: "error", error: new StepTimeoutError(error.node, error.ms, tool) };
     }
     return { kind: "error", error };

@@ -19,8 +19,8 @@ export function backoffMs(node: IRNode, attempt: number, random: () => number = 
 
 /**
  * A step attempt that ran past its timeout. `stillRunning`: the tool of a call that had not
- * stopped a timeout later (an in-process tool that does not heed `ctx.signal`): the step is
- * not retried, so no second call runs beside it.
+ * stopped a timeout later, 10 s at most (an in-process tool that does not heed `ctx.signal`):
+ * the step is not retried, so no second call runs beside it.
  */
 export class StepTimeoutError extends Error {
   constructor(
