@@ -31,7 +31,7 @@ const MARK_PASSES = 16;
  */
 export function killTree(pid: number | undefined, mark?: ProcessMark): void {
   const stopped = new Set<number>();
-  const stopBelow = (root: number): boolean => {
+  const stopBelow = (root: number, marked?: ProcessMark): boolean => {
     let more = false;
     const stack = [root];
     while (stack.length > 0) {
@@ -40,6 +40,11 @@ export function killTree(pid: number | undefined, mark?: ProcessMark): void {
       try {
         process.kill(p, "SIGSTOP");
       } catch {
+        continue;
+      }
+      // Found by its mark: still the same process once stopped (not a new one that took its pid)?
+      if (p === root && marked !== undefined && !hasMark(p, marked)) {
+        process.kill(p, "SIGCONT");
         continue;
       }
       stopped.add(p);
@@ -52,7 +57,7 @@ export function killTree(pid: number | undefined, mark?: ProcessMark): void {
   if (mark !== undefined) {
     for (let pass = 0; pass < MARK_PASSES; pass++) {
       let more = false;
-      for (const p of markedProcesses(mark)) more = stopBelow(p) || more;
+      for (const p of markedProcesses(mark)) more = stopBelow(p, mark) || more;
       if (!more) break;
     }
   }
@@ -95,16 +100,18 @@ function markedProcesses(mark: ProcessMark): number[] {
   const out: number[] = [];
   for (const name of names) {
     const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`);
-    } catch {
-      continue;
-    }
-    if (hasEntry(environ, mark.entry)) out.push(pid);
+    if (Number.isInteger(pid) && pid !== process.pid && hasMark(pid, mark)) out.push(pid);
   }
   return out;
+}
+
+/** Whether the environment of `pid` has an entry named `mark`; false when it cannot be read (gone, another user's). */
+function hasMark(pid: number, mark: ProcessMark): boolean {
+  try {
+    return hasEntry(readFileSync(`/proc/${pid}/environ`), mark.entry);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `entry` starts one of the NUL-separated entries of `environ` (not a piece of another's value). */
