@@ -7,7 +7,7 @@ import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence as min } from "../diagnostic.js";
 import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
 import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
-import { COMMAND_PROGRAMS, type CommandEffect, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
+import { COMMAND_PROGRAMS, type CommandEffect, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
 import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
 import type { ToolFacts } from "./risk-tools.js";
 
@@ -15,10 +15,6 @@ const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "
 const SQL_KEYS_STRONG = new Set(["sql", "statement", "statements", "stmt", "ddl", "dml", "migration", "queries"]);
 const SQL_KEYS_WEAK = new Set(["query", "q"]);
 const METHOD_KEYS = new Set(["method", "http_method", "verb"]);
-// Headers a server takes the method from instead of the request line (at any depth: `headers.X-HTTP-Method-Override`).
-const METHOD_OVERRIDE_KEYS = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
-// `?_method=DELETE`: the form field frameworks (Rails, Laravel) take the method from.
-const METHOD_PARAM = /[?&]_method=([A-Za-z]+)(?:[&#]|$)/;
 // A GraphQL document that changes data; its first field names what it does (`deleteUser`).
 const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
 const URL_KEYS = new Set(["url", "uri", "endpoint", "path", "href"]);

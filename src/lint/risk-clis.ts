@@ -33,7 +33,7 @@ const SEQUELIZE: Readonly<Record<string, Kind>> = lookup({ "db:drop": "d", "db:m
 
 /** Program -> subcommand (first word after the options; `pg:reset` whole) -> effect. `""`: the program alone. */
 const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
-  pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" }),
+  pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x", "stack rm": "xd", "state delete": "xd" }),
   cdk: lookup({ deploy: "x", destroy: "xd", bootstrap: "x", import: "x" }),
   serverless: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
   sls: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
@@ -55,6 +55,8 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   consul: lookup({ "kv delete": "xd", "kv put": "x", "kv import": "x" }),
   vault: lookup({ "kv delete": "xd", "kv destroy": "xd", "kv metadata": "xd", delete: "xd", "secrets disable": "xd", "kv put": "x", write: "x", "secrets enable": "x" }),
   snap: lookup({ remove: "d", install: "w", refresh: "w" }),
+  // GNOME's file tool: a file trashed or removed is gone from where it was.
+  gio: lookup({ trash: "d", remove: "d", copy: "w", move: "w", rename: "w", save: "w", mkdir: "w", set: "w" }),
   // Storage pools and volumes: destroying one (or rolling it back) loses its data.
   zfs: lookup({ destroy: "d", rollback: "d", create: "w", set: "w", snapshot: "w", rename: "w", send: "w", receive: "w", recv: "w", mount: "w", umount: "w" }),
   zpool: lookup({ destroy: "d", labelclear: "d", create: "w", add: "w", remove: "d", attach: "w", detach: "w", export: "w", import: "w", scrub: "w" }),

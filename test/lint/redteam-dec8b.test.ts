@@ -1,0 +1,123 @@
+/**
+ * Red team, 8 December (night): destructive effects through common CLIs' less-known subcommands and flags (git's
+ * worktrees, tags and refs, pulumi's stacks, terraform's workspaces, kubectl's prune, podman's reset, gio and srm), a
+ * method a server takes from a header or a `_method` parameter on curl's, wget's and HTTPie's command lines, a command
+ * word joined with `$IFS`, and toybox's applets. Every escape row failed at 0336f88 (read as a read, or as a write that
+ * destroys nothing) unless marked "as before"; the reads are hard negatives and must stay.
+ */
+import { describe, expect, it } from "vitest";
+import { commandEffects } from "../../src/lint/risk-shell.js";
+import { commandVerdict as verdict } from "./step-risk.js";
+
+describe("less-known subcommands that destroy", () => {
+  it.each([
+    ["git worktree remove --force wt", "write"],
+    ["git worktree remove wt", "write"],
+    ["git tag -d v1", "write"],
+    ["git tag --delete v1", "write"],
+    ["git update-ref -d refs/heads/main", "write"],
+    ["git rm -rf src", "write"],
+    ["git filter-branch --force --tree-filter 'true' HEAD", "write"],
+    ["git filter-repo --path secrets --invert-paths", "write"],
+    ["git gc --prune=now", "write"],
+    ["pulumi stack rm prod --yes", "external"],
+    ["pulumi state delete urn:pulumi:prod::x", "external"],
+    ["terraform workspace delete prod", "external"],
+    ["kubectl apply --prune -f dir/ -l app=x", "external"],
+    ["kubectl apply -f dir/ --prune --all", "external"],
+    ["kubectl replace --force -f x.yaml", "external"],
+    ["podman system reset -f", "write"],
+    ["gio trash f", "write"],
+    ["gio remove f", "write"],
+    ["srm -r secrets", "write"],
+  ])("%s: destructive", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, true]);
+  });
+
+  it.each([
+    ["git worktree list", "read", false],
+    ["git worktree add ../wt main", "write", false], // (a read at 0336f88: worktree was read whole)
+    ["git tag -l", "read", false],
+    ["git tag v1", "write", false],
+    ["git rm --cached f", "write", false],
+    ["git update-ref refs/heads/x HEAD", "write", false],
+    ["git gc", "write", false],
+    ["pulumi stack ls", "read", false],
+    ["pulumi stack select dev", "read", false],
+    ["pulumi stack output", "read", false],
+    ["terraform workspace list", "read", false],
+    ["terraform workspace select prod", "read", false],
+    ["kubectl apply -f x.yaml", "external", false],
+    ["kubectl replace -f x.yaml", "external", false],
+    ["podman system df", "write", false],
+    ["gio list .", "read", false],
+    ["gio info f", "read", false],
+  ] as const)("%s: %s, destroys nothing (as before)", (command, risk, destructive) => {
+    expect(verdict(command)).toEqual([risk, destructive]);
+  });
+});
+
+describe("a method a server takes from a header or a `_method` parameter, on a command line", () => {
+  it.each([
+    "curl -H 'X-HTTP-Method-Override: DELETE' -X POST https://api.example.com/x/1",
+    `curl -H "X-HTTP-Method-Override: DELETE" https://api.example.com/x/1`,
+    "curl -HX-HTTP-Method-Override:DELETE https://api.example.com/x/1",
+    "curl --header 'X-Method-Override: delete' https://api.example.com/x/1",
+    "curl --header='X-HTTP-Method: DELETE' https://api.example.com/x/1",
+    "curl 'https://api.example.com/x/1?_method=DELETE' -X POST",
+    "curl https://api.example.com/x/1?_method=DELETE",
+    "wget --header='X-HTTP-Method-Override: DELETE' https://api.example.com/x/1",
+    "http POST https://api.example.com/x/1 X-HTTP-Method-Override:DELETE",
+    "http https://api.example.com/x/1?_method=DELETE",
+  ])("%s: an external delete", (command) => {
+    expect(verdict(command)).toEqual(["external", true]);
+  });
+
+  it.each([
+    ["curl -H 'X-HTTP-Method-Override: PATCH' https://api.example.com/x/1", "external"],
+    ["curl 'https://api.example.com/x/1?_method=PUT'", "external"],
+    ["curl -H 'X-HTTP-Method-Override: GET' https://api.example.com/x", "read"],
+    ["curl 'https://api.example.com/x?_method=GET'", "read"],
+    ["curl -H 'Accept: application/json' https://api.example.com/x", "read"],
+    ["curl 'https://api.example.com/x?my_method=DELETE'", "read"],
+    ["http https://api.example.com/x X-Request-Id:DELETE", "read"],
+  ] as const)("%s: %s, destroys nothing", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, false]);
+  });
+});
+
+describe("a command word joined with $IFS, and toybox's applets", () => {
+  it.each([
+    "rm${IFS}-rf${IFS}/data",
+    "rm$IFS-rf$IFS/data",
+    "toybox rm -rf x",
+    "/bin/toybox rm -rf x",
+  ])("%s: a destructive write", (command) => {
+    expect(verdict(command)).toEqual(["write", true]);
+  });
+
+  it.each([
+    "cat${IFS}/etc/passwd",
+    "echo${IFS}hi",
+    "toybox cat f",
+    "toybox ls -l",
+  ])("%s: a read", (command) => {
+    expect(verdict(command)).toEqual(["read", false]);
+  });
+
+  it("IFS set on the line splits where it says (as before)", () => {
+    expect(verdict("IFS=,; c=rm,-rf,x; $c")).toEqual(["write", true]);
+  });
+});
+
+describe("time", () => {
+  it("long inputs stay under 10 s", () => {
+    const t = Date.now();
+    commandEffects(`curl ${"-H 'X-HTTP-Method-Override: GET' ".repeat(8000)}https://api.example.com/x`);
+    commandEffects(`curl 'https://api.example.com/x?${"_method=GET&".repeat(20000)}'`);
+    commandEffects(`${"a${IFS}".repeat(20000)}b`);
+    commandEffects(`${"$IFS".repeat(20000)}rm`);
+    commandEffects(`git worktree ${"remove ".repeat(20000)}`);
+    expect(Date.now() - t).toBeLessThan(10_000);
+  });
+});
