@@ -3,11 +3,12 @@
  * the light of its argument's name and of the tool that receives it (a command, a SQL
  * statement, an HTTP method, a production target, a public audience, an amount).
  */
+import { evaluate, parseExpression, references } from "../compiler/expr/index.js";
 import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence as min } from "../diagnostic.js";
 import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
 import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
-import { COMMAND_PROGRAMS, type CommandEffect, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
+import { COMMAND_PROGRAMS, type CommandEffect, DESTROYING_MUTATION, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram, graphqlMutation } from "./risk-shell.js";
 import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
 import type { ToolFacts } from "./risk-tools.js";
 
@@ -15,8 +16,6 @@ const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "
 const SQL_KEYS_STRONG = new Set(["sql", "statement", "statements", "stmt", "ddl", "dml", "migration", "queries"]);
 const SQL_KEYS_WEAK = new Set(["query", "q"]);
 const METHOD_KEYS = new Set(["method", "http_method", "verb"]);
-// A GraphQL document that changes data; its first field names what it does (`deleteUser`).
-const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
 const URL_KEYS = new Set(["url", "uri", "endpoint", "path", "href"]);
 const PROD_KEYS = new Set(["env", "environment", "stage", "context", "kube_context", "cluster", "namespace", "target", "profile", "workspace", "project", "host", "hostname", "server", "url", "endpoint", "base_url", "database", "db", "dsn", "connection", "site", "account", "region"]);
 const PROD_KEYS_SURE = new Set(["env", "environment", "stage"]);
@@ -31,6 +30,26 @@ const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEA
  * that is no shell, SQL client or HTTP client (no telling argument name, no string that
  * opens like a statement or a known program). Most steps of a corpus stop here.
  */
+/**
+ * The text an expression gives when it names nothing (no input, step, item, secret or run): `'rm -rf'`, `'DEL' +
+ * 'ETE'`, `upper('delete')`. Undefined for one that names anything, fails, or gives no string or number.
+ */
+/** A template's text as the plan shows it: its literal parts, its constant expressions' text, a stand-in word for the rest. */
+function templateText(parts: ReadonlyArray<string | { $expr: string }>): string {
+  return parts.map((p) => (typeof p === "string" ? p : (constantText(p.$expr) ?? "X"))).join("");
+}
+
+function constantText(source: string): string | undefined {
+  const { ast, errors } = parseExpression(source);
+  if (!ast || errors.length > 0 || references(ast).length > 0) return undefined;
+  try {
+    const value = evaluate(ast, {});
+    return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function mayMatter(args: { [key: string]: Value }, facts: ToolFacts): boolean {
   if (facts.shell || facts.sql !== "none" || facts.http) return true;
   return valueMayMatter(args, facts.llm);
@@ -94,6 +113,9 @@ export class ArgumentScan {
     if (typeof v === "string") return this.text(v, path, key.toLowerCase(), sure);
     if (v === null || typeof v !== "object") return;
     if (isExprValue(v)) {
+      // `${{ 'DEL' + 'ETE' }}`: an expression of literals alone is the text it gives.
+      const known = constantText(v.$expr);
+      if (known !== undefined) return this.text(known, path, key.toLowerCase(), sure);
       // `${{ inputs.env }}` with a default: the default is what runs unless the caller says otherwise.
       const m = /^\s*inputs\.([A-Za-z_][A-Za-z0-9_-]*)\s*$/.exec(v.$expr);
       const d = m ? this.ir.inputs[m[1]!]?.default : undefined;
@@ -101,8 +123,9 @@ export class ArgumentScan {
       return;
     }
     if (isTemplateValue(v)) {
-      // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}".
-      return this.text(v.$template.map((p) => (typeof p === "string" ? p : "X")).join(""), path, key.toLowerCase(), sure);
+      // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}"; an expression of literals
+      // alone is its text ("${{ 'rm -rf' }} /data").
+      return this.text(templateText(v.$template), path, key.toLowerCase(), sure);
     }
     if (Array.isArray(v)) {
       const k = key.toLowerCase();
@@ -124,8 +147,8 @@ export class ArgumentScan {
       const p = METHOD_PARAM.exec(s);
       if (p) this.override = { value: p[1]!.toUpperCase(), path, what: `_method=${p[1]!.toUpperCase()}` };
     }
-    const g = GRAPHQL_MUTATION.exec(s);
-    if (g) this.mutation = { field: g[1]!, path };
+    const field = graphqlMutation(s);
+    if (field !== undefined) this.mutation = { field, path };
     if (PROD_KEYS.has(key) && PRODUCTION.test(s)) {
       this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${quotePath(path)}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
     }
@@ -182,7 +205,7 @@ export class ArgumentScan {
     if (g && http) {
       this.signals.push({
         risk: "external",
-        destructive: /^(?:delete|remove|destroy|purge|drop|wipe|erase)/i.test(g.field),
+        destructive: DESTROYING_MUTATION.test(g.field),
         reason: `the GraphQL mutation \`${g.field}\` in \`${showPath(g.path)}\``,
         path: g.path,
         confidence: this.facts.http ? "high" : "medium",
@@ -197,7 +220,8 @@ export class ArgumentScan {
 /** One word of an argv as the plan gives it: a literal, or a stand-in word for what only the run knows. */
 function argvWord(v: Value): string {
   if (typeof v === "string") return v;
-  if (v !== null && typeof v === "object" && isTemplateValue(v)) return v.$template.map((p) => (typeof p === "string" ? p : "X")).join("");
+  if (v !== null && typeof v === "object" && isTemplateValue(v)) return templateText(v.$template);
+  if (v !== null && typeof v === "object" && isExprValue(v)) return constantText(v.$expr) ?? "X";
   return "X";
 }
 

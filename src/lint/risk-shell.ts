@@ -41,6 +41,8 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   kubectl: new Set(["--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s", "--server", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"]),
   helm: new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--version"]),
   git: new Set(["-C", "-c", "--git-dir", "--work-tree"]),
+  // (`aws --profile prod s3 rm …`: the options in front of the service take values.)
+  aws: new Set(["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"]),
   docker: new Set(["-H", "--host", "--context", "-c", "--config"]),
   gh: new Set(["-R", "--repo"]),
   glab: new Set(["-R", "--repo"]),
@@ -76,6 +78,19 @@ const GIT_READ = new Set(["status", "log", "diff", "show", "blame", "grep", "ls-
 // curl's `-H 'X-HTTP-Method-Override: DELETE'`), and `?_method=DELETE`, the form field frameworks (Rails, Laravel) take it from.
 export const METHOD_OVERRIDE_KEYS: ReadonlySet<string> = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
 export const METHOD_PARAM = /[?&]_method=([A-Za-z]+)(?:[&#]|$)/;
+// A GraphQL document that changes data; its first field names what it does (`deleteUser`), and one that destroys.
+const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
+const JSON_MUTATION = /"query"\s*:\s*"(\s*mutation\b[^"]*)/;
+export const DESTROYING_MUTATION = /^(?:delete|remove|destroy|purge|drop|wipe|erase)/i;
+
+/**
+ * The first field of a GraphQL mutation: the document itself (`mutation { deleteUser(id: 1) { id } }`) or a request
+ * body's JSON that holds it (`{"query": "mutation {\n deleteUser…"}`).
+ */
+export function graphqlMutation(s: string): string | undefined {
+  const inJson = GRAPHQL_MUTATION.test(s) ? undefined : JSON_MUTATION.exec(s)?.[1]?.replace(/\\[nrt]/g, " ");
+  return GRAPHQL_MUTATION.exec(inJson ?? s)?.[1];
+}
 const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info", "history", "top", "stats", "events", "search", "diff", "port", "ls", "pull", "login", "context"]);
 // (`podman system reset`: every container, image and volume.)
 const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down", "reset"]);
@@ -2223,8 +2238,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   for (;;) {
     const w = words[i];
     if (w === undefined) return;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) i++;
-    else if (WRAPPERS.has(basename(w))) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) {
+      // `LD_PRELOAD=./x.so ls`, `env BASH_ENV=./x.sh bash -c …`: a library loaded into the program, a file bash runs
+      // first: code the plan does not show, whatever the program is.
+      if (/^(?:LD_PRELOAD|LD_AUDIT|BASH_ENV)=\S/.test(w)) out.push({ risk: "write", destructive: true, what: `\`${w.length > 60 ? `${w.slice(0, 59)}…` : w}\` (code the plan does not show)` });
+      i++;
+    } else if (WRAPPERS.has(basename(w))) {
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
       if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth <= MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
@@ -2717,6 +2736,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const method = overriddenMethod(args) ?? (m >= 0 ? args[m + 1] : attached)?.toUpperCase();
       const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form(?:-string)?|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a) || (program === "curl" && /^-[dFT]./.test(a)));
       if (method === "DELETE") return push(XD, `${program} -X DELETE`);
+      // A GraphQL mutation posted as the body (`-d '{"query": "mutation { deleteUser(id: 1) { id } }"}'`).
+      const field = sends ? args.map((a) => graphqlMutation(a)).find((f) => f !== undefined) : undefined;
+      if (field !== undefined && DESTROYING_MUTATION.test(field)) return push(XD, `${program} mutation ${field}`);
       if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);
       // A download kept in a file: `curl -o /usr/local/bin/x`, `curl -O`, `wget -O /etc/x` (not `-`, not /dev/null).
       if (program === "curl") {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
-import { commandVerdict as verdict } from "./step-risk.js";
+import { commandVerdict as verdict, stepRisk } from "./step-risk.js";
 
 describe("less-known subcommands that destroy", () => {
   it.each([
@@ -110,6 +110,69 @@ describe("a command word joined with $IFS, and toybox's applets", () => {
   });
 });
 
+describe("an expression of literals alone, in a step's arguments: the text it gives", () => {
+  const TOOLS = "{ http.request: { risk: read, description: Make an HTTP request }, exec: { risk: read, description: Run a program } }";
+  const step = (tool: string, w: string) => {
+    const r = stepRisk(TOOLS, `kind: read\ngoal: Run it\ntool: ${tool}\nwith: ${w}`);
+    return [r.risk, r.destructive];
+  };
+
+  it.each([
+    ["exec", `{ command: "\${{ 'rm -rf' }} /data" }`, "write"],
+    ["exec", `{ command: "\${{ 'r' + 'm' }} -rf /data" }`, "write"],
+    ["exec", `{ command: "\${{ 'rm -rf /data' }}" }`, "write"],
+    ["exec", `{ args: ["\${{ 'rm' }}", "-rf", "/data"] }`, "write"],
+    ["http.request", `{ url: "https://api.example.com/users/1", method: "\${{ 'DEL' + 'ETE' }}" }`, "external"],
+    ["http.request", `{ url: "https://api.example.com/users/1", method: "\${{ upper('delete') }}" }`, "external"],
+  ])("%s %s: destructive", (tool, w, risk) => {
+    expect(step(tool, w)).toEqual([risk, true]);
+  });
+
+  it.each([
+    ["exec", `{ command: "\${{ 'ls' }} -l" }`, "read"],
+    ["exec", `{ command: "ls \${{ run.id }}" }`, "read"],
+    ["exec", `{ command: "rm -rf \${{ run.id }}" }`, "write"],
+    ["http.request", `{ url: "https://api.example.com/users/1", method: "\${{ 'GE' + 'T' }}" }`, "read"],
+  ])("%s %s: as before, or a read", (tool, w, risk) => {
+    expect(step(tool, w)[0]).toBe(risk);
+  });
+
+  it("a GraphQL mutation inside a JSON body given as a string", () => {
+    expect(step("http.request", `{ url: "https://api.example.com/graphql", method: POST, body: "{\\"query\\": \\"mutation { deleteUser(id: 1) { id } }\\"}" }`)).toEqual(["external", true]);
+    expect(step("http.request", `{ url: "https://api.example.com/graphql", method: POST, body: "{\\"query\\": \\"mutation { createUser(name: 1) { id } }\\"}" }`)).toEqual(["external", false]);
+  });
+});
+
+describe("options in front of aws's service, a library or a start-up file the environment loads, a mutation posted by curl", () => {
+  it.each([
+    ["aws --profile prod s3 rm s3://b --recursive", "external"],
+    ["aws --region us-east-1 dynamodb delete-table --table-name t", "external"],
+    ["aws --endpoint-url http://localhost:4566 s3 rb s3://b --force", "external"],
+    ["aws --output json ec2 terminate-instances --instance-ids i-1", "external"],
+    ["LD_PRELOAD=/tmp/x.so ls", "write"],
+    ["env LD_PRELOAD=./evil.so cat f", "write"],
+    ["LD_AUDIT=./a.so cat f", "write"],
+    ["BASH_ENV=./x.sh bash -c ls", "write"],
+    [`curl -X POST https://api.example.com/graphql -d '{"query":"mutation { deleteUser(id: 1) { id } }"}'`, "external"],
+    [`curl https://api.example.com/graphql --data-raw '{"query": "mutation {\\n  deleteUser(id: 1) { id }\\n}"}'`, "external"],
+    [`curl https://api.example.com/graphql --json '{"query":"mutation Drop { removeAllUsers { count } }"}'`, "external"],
+  ])("%s: destructive", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, true]);
+  });
+
+  it.each([
+    ["aws --profile prod s3 ls", "read"], // (an external write at 0336f88: `prod` was read as the service)
+    ["aws --output json ec2 describe-instances", "read"], // (the same)
+    ["aws --no-cli-pager s3 ls", "read"],
+    ["LD_PRELOAD= ls", "read"],
+    ["LD_LIBRARY_PATH=./lib ls", "read"],
+    [`curl https://api.example.com/graphql -d '{"query":"mutation { createUser(name: \\"a\\") { id } }"}'`, "external"],
+    [`curl https://api.example.com/graphql -d '{"query":"query { deleteRequests { id } }"}'`, "external"],
+  ] as const)("%s: %s, destroys nothing", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, false]);
+  });
+});
+
 describe("time", () => {
   it("long inputs stay under 10 s", () => {
     const t = Date.now();
@@ -118,6 +181,9 @@ describe("time", () => {
     commandEffects(`${"a${IFS}".repeat(20000)}b`);
     commandEffects(`${"$IFS".repeat(20000)}rm`);
     commandEffects(`git worktree ${"remove ".repeat(20000)}`);
+    commandEffects(`curl -d '{"query": "mutation ${"a".repeat(200000)}'`);
+    commandEffects(`curl -d '${'{"query": "mutation '.repeat(20000)}'`);
+    commandEffects(`${"LD_PRELOAD=x ".repeat(20000)}ls`);
     expect(Date.now() - t).toBeLessThan(10_000);
   });
 });
