@@ -2619,7 +2619,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       // Refs and history thrown away: a tag or ref deleted, history rewritten, unreachable objects pruned now, files
       // removed with `-f` (their changes too).
       if (
-        (/^(?:tag|update-ref)$/.test(s0) && args.some((a) => /^(?:-d|--delete)$/.test(a))) ||
+        (/^(?:tag|update-ref|replace|symbolic-ref)$/.test(s0) && args.some((a) => /^(?:-d|--delete)$/.test(a))) ||
+        s0 === "prune" ||
+        (s0 === "switch" && args.some((a) => /^(?:-f|--force|--discard-changes)$/.test(a))) ||
         /^filter-(?:branch|repo)$/.test(s0) ||
         (s0 === "gc" && args.some((a) => /^--prune=(?:now|all)$/.test(a))) ||
         (s0 === "rm" && !args.includes("--cached") && args.some((a) => a === "--force" || /^-[a-z]*f/.test(a)))
@@ -2627,13 +2629,14 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         return push(D, `git ${s0}`);
       if (s0 === "push") {
         if (args.includes("-n")) return;
-        const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|\+.*|:.+)$/.test(a));
+        const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|--prune|\+.*|:.+)$/.test(a));
         // A version tag (or every tag) is a release: pipelines publish it.
         const tag = args.find((a) => a === "--tags" || /^(?:refs\/tags\/)?v?\d+\.\d+(?:\.\d+)?(?:[-+.][\w.]+)?$/.test(a));
         if (force) return push(XD, `git push ${args.find((a) => /^[-+:]/.test(a))}`);
         return tag ? push(XP, `git push ${tag}`) : push(X, "git push");
       }
-      if (s0 === "branch" && !args.some((a) => /^-[dDmM]$|^--delete$|^--move$/.test(a))) return;
+      // (`branch -f main HEAD~5`: the branch moved off its commits, as `-M` moves one over another.)
+      if (s0 === "branch" && !args.some((a) => /^-[dDmMf]$|^--delete$|^--move$|^--force$/.test(a))) return;
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
       if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
       if (s0 === "clean" && args.some((a) => /^-[a-z]*n[a-z]*$|^--dry-run$/.test(a))) return;
@@ -2935,6 +2938,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const letters = bundle + args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join("");
       if (/x/.test(letters) || args.some((a) => /^--(?:extract|get)$/.test(a))) return push(W, "tar -x");
       if (args.includes("--delete")) return push(D, "tar --delete");
+      // (`--remove-files`: the files archived are deleted, as `zip -m` does.)
+      if (args.includes("--remove-files")) return push(D, "tar --remove-files");
       if (!/[cruA]/.test(letters) && !args.some((a) => /^--(?:create|append|update|concatenate)$/.test(a))) return;
       // The archive: `--file=F`, or the word after the option bundle that ends in `f`.
       const f = args.findIndex((a) => (a === bundle && bundle.includes("f")) || /^-[a-zA-Z]*f$/.test(a));

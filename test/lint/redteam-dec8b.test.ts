@@ -173,6 +173,42 @@ describe("options in front of aws's service, a library or a start-up file the en
   });
 });
 
+describe("more subcommands and flags that destroy: git's refs and branches, tar, azcopy, redis, mongo's command documents", () => {
+  it.each([
+    ["git branch -f main HEAD~5", "write"], // (a read at 90cdf07)
+    ["git switch -f main", "write"],
+    ["git switch --discard-changes main", "write"],
+    ["git replace -d abc123", "write"],
+    ["git symbolic-ref -d HEAD", "write"],
+    ["git prune", "write"],
+    ["git push --prune origin", "external"],
+    ["tar -czf a.tgz --remove-files data", "write"],
+    ["azcopy remove https://acct.blob.core.windows.net/c --recursive", "external"], // (a read at 90cdf07)
+    ["redis-cli SCRIPT FLUSH", "write"], // (reads at 90cdf07)
+    ["redis-cli FUNCTION FLUSH", "write"],
+    ["redis-cli SHUTDOWN NOSAVE", "write"],
+    [`mongosh --eval 'db.runCommand({drop: "users"})'`, "write"], // (a read at 90cdf07)
+    [`mongosh --eval 'db.users.bulkWrite([{deleteMany: {filter: {}}}])'`, "write"],
+  ])("%s: destructive", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, true]);
+  });
+
+  it.each([
+    ["git branch feature", "read"],
+    ["git switch main", "write"],
+    ["git push origin main", "external"],
+    ["tar -czf a.tgz data", "write"],
+    ["azcopy list https://acct.blob.core.windows.net/c", "read"],
+    ["redis-cli SCRIPT EXISTS abc", "read"],
+    ["redis-cli SHUTDOWN", "write"], // (a read at 90cdf07: the server stopped, what was saved kept)
+    [`mongosh --eval 'db.runCommand({ping: 1})'`, "read"],
+    [`mongosh --eval 'db.users.find({drop: 1})'`, "read"],
+    [`mongosh --eval 'db.users.find({}, {delete: 0})'`, "read"],
+  ] as const)("%s: %s, destroys nothing", (command, risk) => {
+    expect(verdict(command)).toEqual([risk, false]);
+  });
+});
+
 describe("time", () => {
   it("long inputs stay under 10 s", () => {
     const t = Date.now();
@@ -184,6 +220,8 @@ describe("time", () => {
     commandEffects(`curl -d '{"query": "mutation ${"a".repeat(200000)}'`);
     commandEffects(`curl -d '${'{"query": "mutation '.repeat(20000)}'`);
     commandEffects(`${"LD_PRELOAD=x ".repeat(20000)}ls`);
+    commandEffects(`mongosh --eval 'db.runCommand(${"{ ".repeat(50000)}'`);
+    commandEffects(`mongosh --eval '${"runCommand( { x".repeat(20000)}'`);
     expect(Date.now() - t).toBeLessThan(10_000);
   });
 });
