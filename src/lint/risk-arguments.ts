@@ -25,20 +25,15 @@ const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|
 // Argument names that make a value worth reading whatever the tool.
 const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEAK, ...METHOD_KEYS, ...PROD_KEYS, ...PUBLIC_KEYS, "amount"]);
 
-/**
- * The cheap test before the walk: false when nothing in `args` can say anything to a tool
- * that is no shell, SQL client or HTTP client (no telling argument name, no string that
- * opens like a statement or a known program). Most steps of a corpus stop here.
- */
-/**
- * The text an expression gives when it names nothing (no input, step, item, secret or run): `'rm -rf'`, `'DEL' +
- * 'ETE'`, `upper('delete')`. Undefined for one that names anything, fails, or gives no string or number.
- */
 /** A template's text as the plan shows it: its literal parts, its constant expressions' text, a stand-in word for the rest. */
 function templateText(parts: ReadonlyArray<string | { $expr: string }>): string {
   return parts.map((p) => (typeof p === "string" ? p : (constantText(p.$expr) ?? "X"))).join("");
 }
 
+/**
+ * The text an expression gives when it names nothing (no input, step, item, secret or run): `'rm -rf'`, `'DEL' +
+ * 'ETE'`, `upper('delete')`. Undefined for one that names anything, fails, or gives no string or number.
+ */
 function constantText(source: string): string | undefined {
   const { ast, errors } = parseExpression(source);
   if (!ast || errors.length > 0 || references(ast).length > 0) return undefined;
@@ -50,6 +45,11 @@ function constantText(source: string): string | undefined {
   }
 }
 
+/**
+ * The cheap test before the walk: false when nothing in `args` can say anything to a tool
+ * that is no shell, SQL client or HTTP client (no telling argument name, no string that
+ * opens like a statement or a known program). Most steps of a corpus stop here.
+ */
 export function mayMatter(args: { [key: string]: Value }, facts: ToolFacts): boolean {
   if (facts.shell || facts.sql !== "none" || facts.http) return true;
   return valueMayMatter(args, facts.llm);
