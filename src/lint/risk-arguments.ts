@@ -26,23 +26,44 @@ const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|
 const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEAK, ...METHOD_KEYS, ...PROD_KEYS, ...PUBLIC_KEYS, "amount"]);
 
 /** A template's text as the plan shows it: its literal parts, its constant expressions' text, a stand-in word for the rest. */
-function templateText(parts: ReadonlyArray<string | { $expr: string }>): string {
-  return parts.map((p) => (typeof p === "string" ? p : (constantText(p.$expr) ?? "X"))).join("");
+function templateText(parts: ReadonlyArray<string | { $expr: string }>, item?: Item): string {
+  return parts.map((p) => (typeof p === "string" ? p : (constantText(p.$expr, item) ?? "X"))).join("");
 }
 
+/** One of a `for_each`'s items, when the plan gives them as literals. */
+export type Item = { value: unknown };
+
 /**
- * The text an expression gives when it names nothing (no input, step, item, secret or run): `'rm -rf'`, `'DEL' +
- * 'ETE'`, `upper('delete')`. Undefined for one that names anything, fails, or gives no string or number.
+ * The value of an expression that names nothing (no input, step, secret or run; `item` only when the item is given):
+ * `'rm -rf'`, `'DEL' + 'ETE'`, `upper('delete')`, `['rm -rf /data', 'ls']`, `item.cmd`. Undefined for one that names
+ * anything else or fails.
  */
-function constantText(source: string): string | undefined {
+function constantValue(source: string, item?: Item): { value: unknown } | undefined {
   const { ast, errors } = parseExpression(source);
-  if (!ast || errors.length > 0 || references(ast).length > 0) return undefined;
+  if (!ast || errors.length > 0 || references(ast).some((r) => r.root !== "item" || item === undefined)) return undefined;
   try {
-    const value = evaluate(ast, {});
-    return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+    return { value: evaluate(ast, item === undefined ? {} : { item: item.value }) };
   } catch {
     return undefined;
   }
+}
+
+/** The text of a constant expression: a string's or a number's. */
+function constantText(source: string, item?: Item): string | undefined {
+  const c = constantValue(source, item);
+  return typeof c?.value === "string" || typeof c?.value === "number" ? String(c.value) : undefined;
+}
+
+/** A `for_each`'s items when its expression is a list of literals (`${{ ['rm -rf /data', 'ls'] }}`), the first 32. */
+export function constantItems(source: string | undefined): Item[] | undefined {
+  const c = source === undefined ? undefined : constantValue(source);
+  return Array.isArray(c?.value) ? c.value.slice(0, 32).map((value: unknown) => ({ value })) : undefined;
+}
+
+/** The texts a value takes, one for each literal item when it names the item, else the one it shows. */
+function valueTexts(parts: ReadonlyArray<string | { $expr: string }>, items: readonly Item[] | undefined): string[] {
+  const named = items !== undefined && parts.some((p) => typeof p !== "string" && /\bitem\b/.test(p.$expr));
+  return named ? [...new Set(items.map((item) => templateText(parts, item)))] : [templateText(parts)];
 }
 
 /**
@@ -87,6 +108,8 @@ export class ArgumentScan {
     private readonly facts: ToolFacts,
     private readonly signals: RiskSignal[],
     private readonly impacts: ImpactSignal[],
+    /** The step's `for_each` items, when the plan gives them as literals. */
+    private readonly items?: readonly Item[],
   ) {}
 
   /**
@@ -113,9 +136,9 @@ export class ArgumentScan {
     if (typeof v === "string") return this.text(v, path, key.toLowerCase(), sure);
     if (v === null || typeof v !== "object") return;
     if (isExprValue(v)) {
-      // `${{ 'DEL' + 'ETE' }}`: an expression of literals alone is the text it gives.
-      const known = constantText(v.$expr);
-      if (known !== undefined) return this.text(known, path, key.toLowerCase(), sure);
+      // `${{ 'DEL' + 'ETE' }}`: an expression of literals alone is the text it gives (`${{ item }}`: each literal item's).
+      const known = valueTexts([v], this.items).filter((t) => t !== "X");
+      if (known.length > 0) return known.forEach((t) => this.text(t, path, key.toLowerCase(), sure));
       // `${{ inputs.env }}` with a default: the default is what runs unless the caller says otherwise.
       const m = /^\s*inputs\.([A-Za-z_][A-Za-z0-9_-]*)\s*$/.exec(v.$expr);
       const d = m ? this.ir.inputs[m[1]!]?.default : undefined;
@@ -125,7 +148,7 @@ export class ArgumentScan {
     if (isTemplateValue(v)) {
       // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}"; an expression of literals
       // alone is its text ("${{ 'rm -rf' }} /data").
-      return this.text(templateText(v.$template), path, key.toLowerCase(), sure);
+      return valueTexts(v.$template, this.items).forEach((t) => this.text(t, path, key.toLowerCase(), sure));
     }
     if (Array.isArray(v)) {
       const k = key.toLowerCase();
@@ -141,7 +164,8 @@ export class ArgumentScan {
 
   private text(s: string, path: DocPath, key: string, sure: Confidence): void {
     if (s.length < 2) return;
-    if (METHOD_KEYS.has(key) && path.length === 2) this.method = { value: s.trim().toUpperCase(), path };
+    // (Of the methods a value may take, one per item, the one that does the most.)
+    if (METHOD_KEYS.has(key) && path.length === 2 && methodRank(s) >= methodRank(this.method?.value ?? "")) this.method = { value: s.trim().toUpperCase(), path };
     if (METHOD_OVERRIDE_KEYS.has(key)) this.override = { value: s.trim().toUpperCase(), path, what: `${String(path[path.length - 1])}: ${s.trim().toUpperCase()}` };
     if (URL_KEYS.has(key)) {
       const p = METHOD_PARAM.exec(s);
@@ -215,6 +239,12 @@ export class ArgumentScan {
       this.impacts.push({ impact: "payment", reason: "an `amount` argument", path: ["with", "amount"], confidence: "medium" });
     }
   }
+}
+
+/** DELETE above the other methods that change something, those above the rest. */
+function methodRank(method: string): number {
+  const m = method.trim().toUpperCase();
+  return m === "DELETE" ? 2 : /^(?:POST|PUT|PATCH)$/.test(m) ? 1 : 0;
 }
 
 /** One word of an argv as the plan gives it: a literal, or a stand-in word for what only the run knows. */

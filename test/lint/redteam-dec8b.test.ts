@@ -209,6 +209,31 @@ describe("more subcommands and flags that destroy: git's refs and branches, tar,
   });
 });
 
+describe("a for_each over literal items: each item is what the step is handed", () => {
+  const TOOLS = "{ http.request: { risk: read, description: Make an HTTP request }, exec: { risk: read, description: Run a program } }";
+  const each = (items: string, tool: string, w: string) => {
+    const r = stepRisk(TOOLS, `kind: read\ngoal: Run each\nfor_each: { items: "\${{ ${items} }}" }\ntool: ${tool}\nwith: ${w}`);
+    return [r.risk, r.destructive];
+  };
+
+  it.each([
+    ["['ls', 'rm -rf /data']", "exec", `{ command: "\${{ item }}" }`, "write"],
+    ["['ls', 'rm']", "exec", `{ command: "\${{ item }} -rf /data" }`, "write"],
+    ["['GET', 'DELETE', 'POST']", "http.request", `{ url: "https://api.example.com/x", method: "\${{ item }}" }`, "external"],
+  ])("%s, %s %s: destructive", (items, tool, w, risk) => {
+    expect(each(items, tool, w)).toEqual([risk, true]);
+  });
+
+  it.each([
+    ["['ls', 'cat f']", "exec", `{ command: "\${{ item }}" }`, "read"],
+    ["['a', 'b']", "http.request", `{ url: "https://api.example.com/\${{ item }}" }`, "read"],
+    ["['POST', 'GET']", "http.request", `{ url: "https://api.example.com/x", method: "\${{ item }}" }`, "external"],
+    ["run.id", "exec", `{ command: "\${{ item }}" }`, "read"],
+  ])("%s, %s %s: destroys nothing", (items, tool, w, risk) => {
+    expect(each(items, tool, w)).toEqual([risk, false]);
+  });
+});
+
 describe("time", () => {
   it("long inputs stay under 10 s", () => {
     const t = Date.now();
@@ -222,6 +247,7 @@ describe("time", () => {
     commandEffects(`${"LD_PRELOAD=x ".repeat(20000)}ls`);
     commandEffects(`mongosh --eval 'db.runCommand(${"{ ".repeat(50000)}'`);
     commandEffects(`mongosh --eval '${"runCommand( { x".repeat(20000)}'`);
+    stepRisk("{ exec: { risk: read, description: Run a program } }", `kind: read\ngoal: Run each\nfor_each: { items: "\${{ [${"'ls', ".repeat(20000)}'ls'] }}" }\ntool: exec\nwith: { command: "\${{ item }} \${{ item }} \${{ 'x' + 'y' }}" }`);
     expect(Date.now() - t).toBeLessThan(10_000);
   });
 });
