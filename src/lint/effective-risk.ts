@@ -11,7 +11,7 @@ import type { DocPath } from "../compiler/source.js";
 import type { Confidence } from "../diagnostic.js";
 import { type IRNode, type PlanIR, type Risk, maxRisk, riskRank } from "../ir.js";
 import type { PlanGraph } from "../graph.js";
-import { ArgumentScan, mayMatter } from "./risk-arguments.js";
+import { ArgumentScan, constantItems, mayMatter } from "./risk-arguments.js";
 import { type ToolFacts, toolFacts } from "./risk-tools.js";
 
 export { showPath } from "./risk-arguments.js";
@@ -133,7 +133,7 @@ function analyseStep(node: IRNode, ir: PlanIR, stated: Risk, factsOf: (name: str
   // Arguments only do something when a tool receives them (a phase's `with` is context).
   if (node.tool !== undefined && node.with && node.kind !== "phase" && mayMatter(node.with, factsOf(node.tool))) {
     const facts = factsOf(node.tool);
-    const args = new ArgumentScan(ir, facts, signals, impacts);
+    const args = new ArgumentScan(ir, facts, signals, impacts, constantItems(node.forEach?.items));
     const read = args.programAndArgs(node.with);
     for (const [key, value] of Object.entries(node.with)) if (!read.includes(key)) args.visit(value, ["with", key], key, "high");
     args.finish();

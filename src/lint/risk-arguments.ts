@@ -3,11 +3,12 @@
  * the light of its argument's name and of the tool that receives it (a command, a SQL
  * statement, an HTTP method, a production target, a public audience, an amount).
  */
+import { evaluate, parseExpression, references } from "../compiler/expr/index.js";
 import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence as min } from "../diagnostic.js";
 import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
 import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
-import { COMMAND_PROGRAMS, type CommandEffect, PRODUCTION, argvEffects, commandEffects, firstProgram } from "./risk-shell.js";
+import { COMMAND_PROGRAMS, type CommandEffect, DESTROYING_MUTATION, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram, graphqlMutation } from "./risk-shell.js";
 import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
 import type { ToolFacts } from "./risk-tools.js";
 
@@ -15,12 +16,6 @@ const COMMAND_KEYS = new Set(["command", "cmd", "commands", "script", "shell", "
 const SQL_KEYS_STRONG = new Set(["sql", "statement", "statements", "stmt", "ddl", "dml", "migration", "queries"]);
 const SQL_KEYS_WEAK = new Set(["query", "q"]);
 const METHOD_KEYS = new Set(["method", "http_method", "verb"]);
-// Headers a server takes the method from instead of the request line (at any depth: `headers.X-HTTP-Method-Override`).
-const METHOD_OVERRIDE_KEYS = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
-// `?_method=DELETE`: the form field frameworks (Rails, Laravel) take the method from.
-const METHOD_PARAM = /[?&]_method=([A-Za-z]+)(?:[&#]|$)/;
-// A GraphQL document that changes data; its first field names what it does (`deleteUser`).
-const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
 const URL_KEYS = new Set(["url", "uri", "endpoint", "path", "href"]);
 const PROD_KEYS = new Set(["env", "environment", "stage", "context", "kube_context", "cluster", "namespace", "target", "profile", "workspace", "project", "host", "hostname", "server", "url", "endpoint", "base_url", "database", "db", "dsn", "connection", "site", "account", "region"]);
 const PROD_KEYS_SURE = new Set(["env", "environment", "stage"]);
@@ -29,6 +24,47 @@ const PUBLIC_VALUES = /^(?:public|public-read|public-read-write|everyone|anyone|
 
 // Argument names that make a value worth reading whatever the tool.
 const NAMED_KEYS = new Set([...COMMAND_KEYS, ...SQL_KEYS_STRONG, ...SQL_KEYS_WEAK, ...METHOD_KEYS, ...PROD_KEYS, ...PUBLIC_KEYS, "amount"]);
+
+/** A template's text as the plan shows it: its literal parts, its constant expressions' text, a stand-in word for the rest. */
+function templateText(parts: ReadonlyArray<string | { $expr: string }>, item?: Item): string {
+  return parts.map((p) => (typeof p === "string" ? p : (constantText(p.$expr, item) ?? "X"))).join("");
+}
+
+/** One of a `for_each`'s items, when the plan gives them as literals. */
+export type Item = { value: unknown };
+
+/**
+ * The value of an expression that names nothing (no input, step, secret or run; `item` only when the item is given):
+ * `'rm -rf'`, `'DEL' + 'ETE'`, `upper('delete')`, `['rm -rf /data', 'ls']`, `item.cmd`. Undefined for one that names
+ * anything else or fails.
+ */
+function constantValue(source: string, item?: Item): { value: unknown } | undefined {
+  const { ast, errors } = parseExpression(source);
+  if (!ast || errors.length > 0 || references(ast).some((r) => r.root !== "item" || item === undefined)) return undefined;
+  try {
+    return { value: evaluate(ast, item === undefined ? {} : { item: item.value }) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a constant expression: a string's or a number's. */
+function constantText(source: string, item?: Item): string | undefined {
+  const c = constantValue(source, item);
+  return typeof c?.value === "string" || typeof c?.value === "number" ? String(c.value) : undefined;
+}
+
+/** A `for_each`'s items when its expression is a list of literals (`${{ ['rm -rf /data', 'ls'] }}`), the first 32. */
+export function constantItems(source: string | undefined): Item[] | undefined {
+  const c = source === undefined ? undefined : constantValue(source);
+  return Array.isArray(c?.value) ? c.value.slice(0, 32).map((value: unknown) => ({ value })) : undefined;
+}
+
+/** The texts a value takes, one for each literal item when it names the item, else the one it shows. */
+function valueTexts(parts: ReadonlyArray<string | { $expr: string }>, items: readonly Item[] | undefined): string[] {
+  const named = items !== undefined && parts.some((p) => typeof p !== "string" && /\bitem\b/.test(p.$expr));
+  return named ? [...new Set(items.map((item) => templateText(parts, item)))] : [templateText(parts)];
+}
 
 /**
  * The cheap test before the walk: false when nothing in `args` can say anything to a tool
@@ -72,6 +108,8 @@ export class ArgumentScan {
     private readonly facts: ToolFacts,
     private readonly signals: RiskSignal[],
     private readonly impacts: ImpactSignal[],
+    /** The step's `for_each` items, when the plan gives them as literals. */
+    private readonly items?: readonly Item[],
   ) {}
 
   /**
@@ -98,6 +136,9 @@ export class ArgumentScan {
     if (typeof v === "string") return this.text(v, path, key.toLowerCase(), sure);
     if (v === null || typeof v !== "object") return;
     if (isExprValue(v)) {
+      // `${{ 'DEL' + 'ETE' }}`: an expression of literals alone is the text it gives (`${{ item }}`: each literal item's).
+      const known = valueTexts([v], this.items).filter((t) => t !== "X");
+      if (known.length > 0) return known.forEach((t) => this.text(t, path, key.toLowerCase(), sure));
       // `${{ inputs.env }}` with a default: the default is what runs unless the caller says otherwise.
       const m = /^\s*inputs\.([A-Za-z_][A-Za-z0-9_-]*)\s*$/.exec(v.$expr);
       const d = m ? this.ir.inputs[m[1]!]?.default : undefined;
@@ -105,8 +146,9 @@ export class ArgumentScan {
       return;
     }
     if (isTemplateValue(v)) {
-      // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}".
-      return this.text(v.$template.map((p) => (typeof p === "string" ? p : "X")).join(""), path, key.toLowerCase(), sure);
+      // Literal parts joined by a stand-in word keep the command's shape: "rm -rf ${{ x }}"; an expression of literals
+      // alone is its text ("${{ 'rm -rf' }} /data").
+      return valueTexts(v.$template, this.items).forEach((t) => this.text(t, path, key.toLowerCase(), sure));
     }
     if (Array.isArray(v)) {
       const k = key.toLowerCase();
@@ -122,14 +164,15 @@ export class ArgumentScan {
 
   private text(s: string, path: DocPath, key: string, sure: Confidence): void {
     if (s.length < 2) return;
-    if (METHOD_KEYS.has(key) && path.length === 2) this.method = { value: s.trim().toUpperCase(), path };
+    // (Of the methods a value may take, one per item, the one that does the most.)
+    if (METHOD_KEYS.has(key) && path.length === 2 && methodRank(s) >= methodRank(this.method?.value ?? "")) this.method = { value: s.trim().toUpperCase(), path };
     if (METHOD_OVERRIDE_KEYS.has(key)) this.override = { value: s.trim().toUpperCase(), path, what: `${String(path[path.length - 1])}: ${s.trim().toUpperCase()}` };
     if (URL_KEYS.has(key)) {
       const p = METHOD_PARAM.exec(s);
       if (p) this.override = { value: p[1]!.toUpperCase(), path, what: `_method=${p[1]!.toUpperCase()}` };
     }
-    const g = GRAPHQL_MUTATION.exec(s);
-    if (g) this.mutation = { field: g[1]!, path };
+    const field = graphqlMutation(s);
+    if (field !== undefined) this.mutation = { field, path };
     if (PROD_KEYS.has(key) && PRODUCTION.test(s)) {
       this.impacts.push({ impact: "production", reason: `"${shortValue(s)}" in ${quotePath(path)}`, path, confidence: PROD_KEYS_SURE.has(key) ? sure : "medium" });
     }
@@ -186,7 +229,7 @@ export class ArgumentScan {
     if (g && http) {
       this.signals.push({
         risk: "external",
-        destructive: /^(?:delete|remove|destroy|purge|drop|wipe|erase)/i.test(g.field),
+        destructive: DESTROYING_MUTATION.test(g.field),
         reason: `the GraphQL mutation \`${g.field}\` in \`${showPath(g.path)}\``,
         path: g.path,
         confidence: this.facts.http ? "high" : "medium",
@@ -198,10 +241,17 @@ export class ArgumentScan {
   }
 }
 
+/** DELETE above the other methods that change something, those above the rest. */
+function methodRank(method: string): number {
+  const m = method.trim().toUpperCase();
+  return m === "DELETE" ? 2 : /^(?:POST|PUT|PATCH)$/.test(m) ? 1 : 0;
+}
+
 /** One word of an argv as the plan gives it: a literal, or a stand-in word for what only the run knows. */
 function argvWord(v: Value): string {
   if (typeof v === "string") return v;
-  if (v !== null && typeof v === "object" && isTemplateValue(v)) return v.$template.map((p) => (typeof p === "string" ? p : "X")).join("");
+  if (v !== null && typeof v === "object" && isTemplateValue(v)) return templateText(v.$template);
+  if (v !== null && typeof v === "object" && isExprValue(v)) return constantText(v.$expr) ?? "X";
   return "X";
 }
 

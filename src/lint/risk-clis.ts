@@ -33,7 +33,7 @@ const SEQUELIZE: Readonly<Record<string, Kind>> = lookup({ "db:drop": "d", "db:m
 
 /** Program -> subcommand (first word after the options; `pg:reset` whole) -> effect. `""`: the program alone. */
 const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lookup({
-  pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x" }),
+  pulumi: lookup({ up: "x", update: "x", destroy: "xd", import: "x", cancel: "x", "stack rm": "xd", "state delete": "xd" }),
   cdk: lookup({ deploy: "x", destroy: "xd", bootstrap: "x", import: "x" }),
   serverless: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
   sls: lookup({ deploy: "x", remove: "xd", invoke: "x", rollback: "x" }),
@@ -55,6 +55,9 @@ const SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, Kind>>>> = lo
   consul: lookup({ "kv delete": "xd", "kv put": "x", "kv import": "x" }),
   vault: lookup({ "kv delete": "xd", "kv destroy": "xd", "kv metadata": "xd", delete: "xd", "secrets disable": "xd", "kv put": "x", write: "x", "secrets enable": "x" }),
   snap: lookup({ remove: "d", install: "w", refresh: "w" }),
+  azcopy: lookup({ remove: "xd", rm: "xd", copy: "x", cp: "x", sync: "x", make: "x" }),
+  // GNOME's file tool: a file trashed or removed is gone from where it was.
+  gio: lookup({ trash: "d", remove: "d", copy: "w", move: "w", rename: "w", save: "w", mkdir: "w", set: "w" }),
   // Storage pools and volumes: destroying one (or rolling it back) loses its data.
   zfs: lookup({ destroy: "d", rollback: "d", create: "w", set: "w", snapshot: "w", rename: "w", send: "w", receive: "w", recv: "w", mount: "w", umount: "w" }),
   zpool: lookup({ destroy: "d", labelclear: "d", create: "w", add: "w", remove: "d", attach: "w", detach: "w", export: "w", import: "w", scrub: "w" }),
@@ -156,11 +159,12 @@ const TASK_RUNNERS = new Set(["rails", "rake", "manage.py", "django-admin", "dja
 
 /** Redis commands by what they do to the data. */
 const REDIS_DESTRUCTIVE = /^(?:FLUSHALL|FLUSHDB|DEL|UNLINK|EXPIRE|PEXPIRE|GETDEL|SPOP|LPOP|RPOP|HDEL|SREM|ZREM|XDEL|XTRIM)$/i;
-const REDIS_WRITE = /^(?:SET|SETEX|MSET|HSET|HMSET|LPUSH|RPUSH|SADD|ZADD|INCR|INCRBY|DECR|APPEND|RENAME|XADD|PUBLISH|CONFIG|RESTORE|MIGRATE|MOVE|COPY)$/i;
+const REDIS_WRITE = /^(?:SET|SETEX|MSET|HSET|HMSET|LPUSH|RPUSH|SADD|ZADD|INCR|INCRBY|DECR|APPEND|RENAME|XADD|PUBLISH|CONFIG|RESTORE|MIGRATE|MOVE|COPY|SHUTDOWN)$/i;
 const REDIS_VALUE_FLAGS = new Set(["-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "--tls", "--cacert", "--cert", "--key"]);
 
 /** What a mongo shell script does: `db.users.deleteMany({})`, `db.dropDatabase()`. */
-const MONGO_DESTRUCTIVE = /\.(?:drop|dropDatabase|deleteMany|deleteOne|remove|findOneAndDelete|dropIndexes?)\s*\(/;
+// (Also as a command document or a bulk operation: `runCommand({drop: "c"})`, `bulkWrite([{deleteMany: …}])`.)
+const MONGO_DESTRUCTIVE = /\.(?:drop|dropDatabase|deleteMany|deleteOne|remove|findOneAndDelete|dropIndexes?)\s*\(|\brunCommand\s*\(\s*\{\s*["']?(?:drop|dropDatabase|delete)["']?\s*:|\{\s*["']?(?:deleteMany|deleteOne)["']?\s*:/;
 const MONGO_WRITE = /\.(?:insert(?:One|Many)?|update(?:One|Many)?|replaceOne|findOneAndUpdate|findOneAndReplace|bulkWrite|createIndex|renameCollection)\s*\(/;
 
 const TARGET_READ = new Set(["check", "checks", "status", "report", "dry", "dryrun", "list", "ls", "show", "preview", "diff", "plan", "verify", "lint", "audit", "info"]);
@@ -229,7 +233,10 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
   }
   if (program === "redis-cli") {
     const command = redisCommand(args);
-    if (command && REDIS_DESTRUCTIVE.test(command)) return { ...EFFECT.d, what: `redis-cli ${command.toUpperCase()}` };
+    // (`SCRIPT FLUSH`, `FUNCTION FLUSH`: the server's scripts; `SHUTDOWN NOSAVE`: what was not saved.)
+    const next = command ? (args[args.findIndex((a) => a === command) + 1] ?? "") : "";
+    const flushes = (/^(?:script|function)$/i.test(command ?? "") && /^flush$/i.test(next)) || (/^shutdown$/i.test(command ?? "") && /^nosave$/i.test(next));
+    if (command && (REDIS_DESTRUCTIVE.test(command) || flushes)) return { ...EFFECT.d, what: `redis-cli ${command.toUpperCase()}${flushes ? ` ${next.toUpperCase()}` : ""}` };
     // `CONFIG GET` (and `HELP`) reads; `CONFIG SET|REWRITE|RESETSTAT` changes the server.
     if (command && /^config$/i.test(command) && /^(?:get|help)$/i.test(args[args.findIndex((a) => a === command) + 1] ?? "")) return undefined;
     if (command && REDIS_WRITE.test(command)) return { ...EFFECT.w, what: `redis-cli ${command.toUpperCase()}` };
@@ -238,7 +245,7 @@ export function cliEffect(program: string, args: readonly string[], sub: readonl
   if (program === "mongo" || program === "mongosh") {
     const script = args.find((a, k) => args[k - 1] === "--eval") ?? "";
     const d = MONGO_DESTRUCTIVE.exec(script);
-    if (d) return { ...EFFECT.d, what: `${program} ${d[0].slice(1).replace(/\s*\($/, "")}` };
+    if (d) return { ...EFFECT.d, what: `${program} ${d[0].replace(/\W+/g, " ").trim()}` };
     const w = MONGO_WRITE.exec(script);
     if (w) return { ...EFFECT.w, what: `${program} ${w[0].slice(1).replace(/\s*\($/, "")}` };
     return undefined;

@@ -41,6 +41,8 @@ const VALUE_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = lookup({
   kubectl: new Set(["--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s", "--server", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"]),
   helm: new Set(["--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values", "--set", "--version"]),
   git: new Set(["-C", "-c", "--git-dir", "--work-tree"]),
+  // (`aws --profile prod s3 rm …`: the options in front of the service take values.)
+  aws: new Set(["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"]),
   docker: new Set(["-H", "--host", "--context", "-c", "--config"]),
   gh: new Set(["-R", "--repo"]),
   glab: new Set(["-R", "--repo"]),
@@ -72,18 +74,36 @@ const HELM_READ = new Set(["list", "ls", "status", "get", "history", "hist", "te
 const HELM_DESTRUCTIVE = new Set(["uninstall", "delete", "del", "un"]);
 const TF_READ = new Set(["plan", "validate", "fmt", "show", "output", "init", "providers", "graph", "version", "console", "get", "login", "test"]);
 const GIT_READ = new Set(["status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-remote", "rev-parse", "describe", "shortlog", "fetch", "remote", "config", "help", "version", "reflog", "cat-file", "rev-list", "bisect", "worktree", "clone"]);
+// Headers a server takes the method from instead of the request line (a tool's `headers.X-HTTP-Method-Override`,
+// curl's `-H 'X-HTTP-Method-Override: DELETE'`), and `?_method=DELETE`, the form field frameworks (Rails, Laravel) take it from.
+export const METHOD_OVERRIDE_KEYS: ReadonlySet<string> = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
+export const METHOD_PARAM = /[?&]_method=([A-Za-z]+)(?:[&#]|$)/;
+// A GraphQL document that changes data; its first field names what it does (`deleteUser`), and one that destroys.
+const GRAPHQL_MUTATION = /^\s*mutation\b[^{]*\{\s*(?:[A-Za-z_]\w*\s*:\s*)?([A-Za-z_]\w*)/;
+const JSON_MUTATION = /"query"\s*:\s*"(\s*mutation\b[^"]*)/;
+export const DESTROYING_MUTATION = /^(?:delete|remove|destroy|purge|drop|wipe|erase)/i;
+
+/**
+ * The first field of a GraphQL mutation: the document itself (`mutation { deleteUser(id: 1) { id } }`) or a request
+ * body's JSON that holds it (`{"query": "mutation {\n deleteUser…"}`).
+ */
+export function graphqlMutation(s: string): string | undefined {
+  const inJson = GRAPHQL_MUTATION.test(s) ? undefined : JSON_MUTATION.exec(s)?.[1]?.replace(/\\[nrt]/g, " ");
+  return GRAPHQL_MUTATION.exec(inJson ?? s)?.[1];
+}
 const DOCKER_READ = new Set(["ps", "images", "inspect", "logs", "version", "info", "history", "top", "stats", "events", "search", "diff", "port", "ls", "pull", "login", "context"]);
-const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down"]);
+// (`podman system reset`: every container, image and volume.)
+const DOCKER_DESTRUCTIVE = new Set(["rm", "rmi", "kill", "prune", "down", "reset"]);
 const CLOUD_READ = /^(?:describe|list|get|show|head|ls|wait|help|version|info|browse|logs?|tail|read|query|search|lookup|validate|whoami|configure|config|auth|login|filter|scan|select|estimate|simulate|batch-get)\b/;
 const CLOUD_DESTRUCTIVE = /^(?:delete|terminate|remove|rm|rb|deregister|destroy|purge|drop|disable|revoke|detach|cancel)\b/;
 const PUBLISHERS: Readonly<Record<string, string>> = lookup({ npm: "publish", pnpm: "publish", yarn: "publish", cargo: "publish", twine: "upload", gem: "push", poetry: "publish", dotnet: "push", mvn: "deploy", lerna: "publish" });
 const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "clickhouse-client", "clickhouse client", "bq", "snowsql", "cqlsh", "duckdb", "sqlcmd"]);
 const SQL_FLAGS = new Set(["-c", "--command", "-e", "--execute", "-q", "--query", "-Q"]);
-const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "watch", "parallel", "setsid", "unbuffer"]);
+const WRAPPERS = new Set(["sudo", "env", "nohup", "time", "nice", "exec", "command", "builtin", "stdbuf", "doas", "xargs", "ionice", "busybox", "toybox", "watch", "parallel", "setsid", "unbuffer"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const LOCAL_WRITES = new Set(["mv", "cp", "chmod", "chown", "chgrp", "ln", "install", "rsync", "patch", "mkdir", "touch", "useradd", "usermod", "kill", "pkill", "killall", "umount", "swapoff", "swapon"]);
 // `rimraf`, `del-cli` and `trash` are `rm -rf` as packages (`npx rimraf dist`).
-const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "deluser", "delgroup", "groupdel", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper"]);
+const LOCAL_DESTRUCTIVE = new Set(["rm", "rmdir", "shred", "unlink", "mkfs", "wipefs", "blkdiscard", "lvremove", "vgremove", "pvremove", "deluser", "delgroup", "groupdel", "fdisk", "reboot", "shutdown", "halt", "poweroff", "userdel", "rimraf", "del-cli", "trash", "trash-put", "tmpwatch", "tmpreaper", "srm"]);
 /** PowerShell's commands that delete or wipe (its names in any case: `Remove-Item`, `remove-item`). */
 const PS_DESTRUCTIVE: ReadonlySet<string> = new Set(["remove-item", "clear-content", "clear-disk", "format-volume", "remove-partition", "clear-recyclebin", "remove-itemproperty", "stop-computer", "restart-computer"]);
 /**
@@ -154,7 +174,7 @@ function afterWrappers(words: readonly string[], from = 0): number {
 }
 
 /** Programs that run the rest of their words as a command, with its stdin: what a pipe's stage runs is after them. */
-const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "unbuffer"]);
+const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "toybox", "unbuffer"]);
 
 /** A call of awk's system() with a string first: the command line it runs starts with that string and any side by side with it (`system("r" "m -rf x")`), which awk joins. */
 const AWK_SYSTEM = /\bsystem\s*\(\s*(?:sprintf\s*\(\s*)?("(?:[^"\\]|\\.)*"(?:(?:\s|\\\n)*"(?:[^"\\]|\\.)*")*)/g;
@@ -1854,7 +1874,7 @@ function programText(runner: string, text: string, out: CommandEffect[], depth: 
 }
 
 /** A word of variables and plain text only (`$a$b`, `/usr/bin/$a`): what the shell joins into one command word. */
-const JOINED_WORD = /^(?:\$[A-Za-z_][A-Za-z0-9_]*|[\w./-])+$/;
+const JOINED_WORD = /^(?:\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}|[\w./-])+$/;
 
 /** A parameter expansion that trims or replaces a pattern (`${X#pre}`, `${X##pre}`, `${X%suf}`, `${X%%suf}`, `${X/pat/rep}`, `${X//pat/rep}`), changes case (`${X^^}`, `${X,,}`) or takes a substring (`${X:1:2}`). */
 const TRIMMED = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(##?|%%?|\/\/?|\^\^?|,,?|:(?=\s*-?\d))([^}]*)\}$/;
@@ -2218,8 +2238,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   for (;;) {
     const w = words[i];
     if (w === undefined) return;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) i++;
-    else if (WRAPPERS.has(basename(w))) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) {
+      // `LD_PRELOAD=./x.so ls`, `env BASH_ENV=./x.sh bash -c …`: a library loaded into the program, a file bash runs
+      // first: code the plan does not show, whatever the program is.
+      if (/^(?:LD_PRELOAD|LD_AUDIT|BASH_ENV)=\S/.test(w)) out.push({ risk: "write", destructive: true, what: `\`${w.length > 60 ? `${w.slice(0, 59)}…` : w}\` (code the plan does not show)` });
+      i++;
+    } else if (WRAPPERS.has(basename(w))) {
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;
       // `env -S "rm -rf x"`: the option's value is the command line.
       if (basename(w) === "env" && words[i + 1] === "-S" && words[i + 2] !== undefined && depth <= MAX_DEPTH) return void out.push(...commandEffects(words[i + 2]!, depth + 1));
@@ -2394,7 +2418,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
   // `a=r; b=m; $a$b -rf x`: a command word joined from variables the line sets (and plain text), read as it comes out.
   if (depth <= MAX_DEPTH && words[i]!.includes("$") && JOINED_WORD.test(words[i]!) && !/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(words[i]!)) {
     let known = true;
-    const joined = words[i]!.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => lineVar(line, name) ?? ((known = false), ""));
+    // (`rm${IFS}-rf${IFS}/data`: IFS the line does not set is the shell's, a space, and the word is split there.)
+    const joined = words[i]!.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_m, name: string) => lineVar(line, name) ?? (name === "IFS" ? " " : ((known = false), "")));
     if (known) return void out.push(...commandEffects([joined, ...words.slice(i + 1)].join(" "), depth + 1));
   }
   // (`"${a[@]}"`, `"$@"`: an array's or the positional words, as the line sets them.)
@@ -2572,7 +2597,9 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
         // An exec runs the command in a pod that is there, and nothing else: its effect is the command's (`ssh host …`).
         if (s0 === "exec") return;
       }
-      return push(KUBE_DESTRUCTIVE.has(s0) ? XD : X, `${program} ${s0}`);
+      // `apply --prune` deletes what the manifests no longer name; `replace --force` deletes and re-creates.
+      const deletes = (s0 === "apply" && args.some((a) => /^--prune(?:=true)?$/.test(a))) || (s0 === "replace" && args.some((a) => /^--force(?:=true)?$/.test(a)));
+      return push(KUBE_DESTRUCTIVE.has(s0) || deletes ? XD : X, `${program} ${s0}${deletes ? ` ${s0 === "apply" ? "--prune" : "--force"}` : ""}`);
     }
     case "helm":
       if (!s0 || HELM_READ.has(s0)) return;
@@ -2581,20 +2608,35 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     case "tofu":
     case "terragrunt":
       if (!s0 || TF_READ.has(s0) || (s0 === "state" && /^(?:list|show|pull)$/.test(sub[1] ?? "")) || (s0 === "workspace" && sub[1] !== "delete")) return;
-      return push(s0 === "destroy" || args.includes("-destroy") || s0 === "state" ? XD : X, `${program} ${s0}`);
+      // (A workspace deleted takes its state with it.)
+      return push(s0 === "destroy" || args.includes("-destroy") || s0 === "state" || s0 === "workspace" ? XD : X, `${program} ${s0}`);
     case "git":
       // `git reflog expire|delete` drops the history a reset is undone from.
       if (s0 === "reflog" && /^(?:expire|delete)$/.test(sub[1] ?? "")) return push(D, `git reflog ${sub[1]}`);
+      // A worktree removed goes with its files (`--force`: its changes too); one added or moved writes.
+      if (s0 === "worktree" && sub[1] !== undefined && sub[1] !== "list") return push(sub[1] === "remove" ? D : W, `git worktree ${sub[1]}`);
       if (!s0 || GIT_READ.has(s0)) return;
+      // Refs and history thrown away: a tag or ref deleted, history rewritten, unreachable objects pruned now, files
+      // removed with `-f` (their changes too).
+      if (
+        (/^(?:tag|update-ref|replace|symbolic-ref)$/.test(s0) && args.some((a) => /^(?:-d|--delete)$/.test(a))) ||
+        s0 === "prune" ||
+        (s0 === "switch" && args.some((a) => /^(?:-f|--force|--discard-changes)$/.test(a))) ||
+        /^filter-(?:branch|repo)$/.test(s0) ||
+        (s0 === "gc" && args.some((a) => /^--prune=(?:now|all)$/.test(a))) ||
+        (s0 === "rm" && !args.includes("--cached") && args.some((a) => a === "--force" || /^-[a-z]*f/.test(a)))
+      )
+        return push(D, `git ${s0}`);
       if (s0 === "push") {
         if (args.includes("-n")) return;
-        const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|\+.*|:.+)$/.test(a));
+        const force = args.some((a) => /^(?:-f|--force(?:-with-lease)?(?:=.*)?|--delete|-d|--mirror|--prune|\+.*|:.+)$/.test(a));
         // A version tag (or every tag) is a release: pipelines publish it.
         const tag = args.find((a) => a === "--tags" || /^(?:refs\/tags\/)?v?\d+\.\d+(?:\.\d+)?(?:[-+.][\w.]+)?$/.test(a));
         if (force) return push(XD, `git push ${args.find((a) => /^[-+:]/.test(a))}`);
         return tag ? push(XP, `git push ${tag}`) : push(X, "git push");
       }
-      if (s0 === "branch" && !args.some((a) => /^-[dDmM]$|^--delete$|^--move$/.test(a))) return;
+      // (`branch -f main HEAD~5`: the branch moved off its commits, as `-M` moves one over another.)
+      if (s0 === "branch" && !args.some((a) => /^-[dDmMf]$|^--delete$|^--move$|^--force$/.test(a))) return;
       if (s0 === "tag" && !args.some((a) => /^-[ad]$|^-s$|^--delete$/.test(a)) && sub.length < 2) return;
       if (s0 === "stash" && /^(?:list|show)$/.test(sub[1] ?? "")) return;
       if (s0 === "clean" && args.some((a) => /^-[a-z]*n[a-z]*$|^--dry-run$/.test(a))) return;
@@ -2681,7 +2723,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const words = afterEachOption(args, HTTPIE_VALUES);
       const named = /^(?:GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)$/i.test(words[0] ?? "") ? words[0]!.toUpperCase() : undefined;
       const items = words.slice(named ? 2 : 1);
-      const method = named ?? (items.some((a) => /^[^=:/]+(?::=|=)(?!=)|^@/.test(a)) || words.includes("<") || args.some((a) => /^(?:--raw)(?:=|$)/.test(a)) ? "POST" : undefined);
+      const method = overriddenMethod(args) ?? named ?? (items.some((a) => /^[^=:/]+(?::=|=)(?!=)|^@/.test(a)) || words.includes("<") || args.some((a) => /^(?:--raw)(?:=|$)/.test(a)) ? "POST" : undefined);
       if (method === "DELETE") return push(XD, `${program} DELETE`);
       if (method && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return push(X, `${program} ${method}`);
       if (args.some((a) => /^(?:-d|--download|-o|--output)$/.test(a))) return push(W, `${program} --download`);
@@ -2694,9 +2736,12 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const m = args.findIndex((a) => a === "-X" || a === "--request" || a === "--method");
       // `-XPOST`, `--request=POST`, `--method=DELETE` (wget) name it too.
       const attached = args.map((a) => /^(?:-X|--request=|--method=)([A-Za-z]+)$/.exec(a)?.[1]).find((x) => x !== undefined);
-      const method = (m >= 0 ? args[m + 1] : attached)?.toUpperCase();
+      const method = overriddenMethod(args) ?? (m >= 0 ? args[m + 1] : attached)?.toUpperCase();
       const sends = args.some((a) => /^(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form(?:-string)?|-T|--upload-file|--json|--post-data|--post-file)(?:=|$)/.test(a) || (program === "curl" && /^-[dFT]./.test(a)));
       if (method === "DELETE") return push(XD, `${program} -X DELETE`);
+      // A GraphQL mutation posted as the body (`-d '{"query": "mutation { deleteUser(id: 1) { id } }"}'`).
+      const field = sends ? args.map((a) => graphqlMutation(a)).find((f) => f !== undefined) : undefined;
+      if (field !== undefined && DESTROYING_MUTATION.test(field)) return push(XD, `${program} mutation ${field}`);
       if ((method && method !== "GET" && method !== "HEAD") || (!method && sends)) return push(X, `${program} ${method ? `-X ${method}` : "--data"}`);
       // A download kept in a file: `curl -o /usr/local/bin/x`, `curl -O`, `wget -O /etc/x` (not `-`, not /dev/null).
       if (program === "curl") {
@@ -2893,6 +2938,8 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
       const letters = bundle + args.filter((a) => /^-[a-zA-Z]+$/.test(a)).join("");
       if (/x/.test(letters) || args.some((a) => /^--(?:extract|get)$/.test(a))) return push(W, "tar -x");
       if (args.includes("--delete")) return push(D, "tar --delete");
+      // (`--remove-files`: the files archived are deleted, as `zip -m` does.)
+      if (args.includes("--remove-files")) return push(D, "tar --remove-files");
       if (!/[cruA]/.test(letters) && !args.some((a) => /^--(?:create|append|update|concatenate)$/.test(a))) return;
       // The archive: `--file=F`, or the word after the option bundle that ends in `f`.
       const f = args.findIndex((a) => (a === bundle && bundle.includes("f")) || /^-[a-zA-Z]*f$/.test(a));
@@ -3325,6 +3372,21 @@ function afterEachOption(args: readonly string[], valueFlags: ReadonlySet<string
 }
 
 /** The file a download or an archive is written to, unless it is stdout or /dev/*; undefined when none is named. */
+/**
+ * The method a server takes over the request line's, on an HTTP client's command line: an override header (curl's and
+ * wget's `-H 'X-HTTP-Method-Override: DELETE'`, `--header=…`, HTTPie's `X-HTTP-Method-Override:DELETE` item) or a URL's
+ * `?_method=DELETE`.
+ */
+function overriddenMethod(args: readonly string[]): string | undefined {
+  for (const a of args) {
+    const header = /^([\w-]+)\s*:\s*([A-Za-z]+)\s*$/.exec(a.replace(/^(?:-H|--header=)\s*/, ""));
+    if (header && METHOD_OVERRIDE_KEYS.has(header[1]!.toLowerCase())) return header[2]!.toUpperCase();
+    const param = METHOD_PARAM.exec(a);
+    if (param) return param[1]!.toUpperCase();
+  }
+  return undefined;
+}
+
 function outputFile(args: readonly string[], flag: RegExp, attached: RegExp): string | undefined {
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!;
