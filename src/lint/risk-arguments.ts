@@ -8,7 +8,7 @@ import type { DocPath } from "../compiler/source.js";
 import { type Confidence, minConfidence as min } from "../diagnostic.js";
 import { type PlanIR, type Value, isExprValue, isTemplateValue } from "../ir.js";
 import type { ImpactSignal, RiskSignal } from "./effective-risk.js";
-import { COMMAND_PROGRAMS, type CommandEffect, DESTROYING_MUTATION, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram, graphqlMutation } from "./risk-shell.js";
+import { COMMAND_PROGRAMS, type CommandEffect, DESTROYING_MUTATION, LOADER_VARIABLES, METHOD_OVERRIDE_KEYS, METHOD_PARAM, PRODUCTION, argvEffects, commandEffects, firstProgram, graphqlMutation } from "./risk-shell.js";
 import { type SqlContext, UPPER_START, sqlEffects } from "./risk-sql.js";
 import type { ToolFacts } from "./risk-tools.js";
 
@@ -127,6 +127,10 @@ export class ArgumentScan {
   }
 
   visit(v: Value, path: Array<string | number>, key: string, sure: Confidence): void {
+    // `env: { LD_PRELOAD: … }` of a step that runs a program: as `LD_PRELOAD=… cmd` on its command line.
+    if (path.length === 3 && path[1] === "env" && this.facts.shell && LOADER_VARIABLES.test(key) && !(typeof v === "string" && v.trim() === "")) {
+      this.signals.push({ risk: "write", destructive: true, reason: `\`${key}\` in ${quotePath(path)} (code the plan does not show)`, path, confidence: sure });
+    }
     if (path.length === 2) {
       const k = key.toLowerCase();
       this.hasUrl ||= URL_KEYS.has(k);

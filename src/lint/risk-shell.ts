@@ -173,6 +173,9 @@ function afterWrappers(words: readonly string[], from = 0): number {
   }
 }
 
+/** Variables that load code into the program they reach: a library (`LD_PRELOAD`, `LD_AUDIT`), a file bash runs first. */
+export const LOADER_VARIABLES = /^(?:LD_PRELOAD|LD_AUDIT|BASH_ENV)$/;
+
 /** Programs that run the rest of their words as a command, with its stdin: what a pipe's stage runs is after them. */
 const STAGE_WRAPPERS: ReadonlySet<string> = new Set(["sudo", "doas", "exec", "nohup", "nice", "command", "builtin", "time", "timeout", "stdbuf", "ionice", "chrt", "taskset", "setsid", "busybox", "toybox", "unbuffer"]);
 
@@ -2241,7 +2244,7 @@ function commandEffect(words: string[], out: CommandEffect[], depth: number, lin
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || KEYWORDS.has(w)) {
       // `LD_PRELOAD=./x.so ls`, `env BASH_ENV=./x.sh bash -c …`: a library loaded into the program, a file bash runs
       // first: code the plan does not show, whatever the program is.
-      if (/^(?:LD_PRELOAD|LD_AUDIT|BASH_ENV)=\S/.test(w)) out.push({ risk: "write", destructive: true, what: `\`${w.length > 60 ? `${w.slice(0, 59)}…` : w}\` (code the plan does not show)` });
+      if (LOADER_VARIABLES.test(w.slice(0, w.indexOf("="))) && /=\S/.test(w)) out.push({ risk: "write", destructive: true, what: `\`${w.length > 60 ? `${w.slice(0, 59)}…` : w}\` (code the plan does not show)` });
       i++;
     } else if (WRAPPERS.has(basename(w))) {
       const values = WRAPPER_VALUES[basename(w)] ?? /^-[ugn]$/;

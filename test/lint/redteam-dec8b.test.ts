@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { commandEffects } from "../../src/lint/risk-shell.js";
-import { commandVerdict as verdict, stepRisk } from "./step-risk.js";
+import { commandVerdict as verdict, SHELL, stepRisk } from "./step-risk.js";
 
 describe("less-known subcommands that destroy", () => {
   it.each([
@@ -249,5 +249,22 @@ describe("time", () => {
     commandEffects(`mongosh --eval '${"runCommand( { x".repeat(20000)}'`);
     stepRisk("{ exec: { risk: read, description: Run a program } }", `kind: read\ngoal: Run each\nfor_each: { items: "\${{ [${"'ls', ".repeat(20000)}'ls'] }}" }\ntool: exec\nwith: { command: "\${{ item }} \${{ item }} \${{ 'x' + 'y' }}" }`);
     expect(Date.now() - t).toBeLessThan(10_000);
+  });
+});
+
+describe("a library or a start-up file given in a shell step's env map, not on its command line", () => {
+  const withEnv = (env: string) => {
+    const r = stepRisk(SHELL, `kind: read\ngoal: Run the report\ntool: shell.run\nwith: { command: ./report.sh, env: ${env} }`);
+    return [r.risk, r.destructive];
+  };
+  it.each(["{ LD_PRELOAD: /tmp/x.so }", "{ LD_AUDIT: ./a.so }", "{ BASH_ENV: ./rc.sh }", '{ PATH: /usr/bin, LD_PRELOAD: "/opt/libs/${{ run.id }}.so" }'])(
+    "%s: code the plan does not show, destructive (it was a read at 87c0672)",
+    (env) => {
+      expect(withEnv(env)).toEqual(["write", true]);
+    },
+  );
+
+  it.each(["{ LD_PRELOAD: '' }", "{ LD_LIBRARY_PATH: ./lib }", "{ LANG: C.UTF-8, TZ: UTC }"])("%s: still a read", (env) => {
+    expect(withEnv(env)).toEqual(["read", false]);
   });
 });
