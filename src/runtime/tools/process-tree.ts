@@ -44,7 +44,11 @@ export function killTree(pid: number | undefined, mark?: ProcessMark): void {
       }
       // Found by its mark: still the same process once stopped (not a new one that took its pid)?
       if (p === root && marked !== undefined && !hasMark(p, marked)) {
-        process.kill(p, "SIGCONT");
+        try {
+          process.kill(p, "SIGCONT");
+        } catch {
+          // Gone already.
+        }
         continue;
       }
       stopped.add(p);
